@@ -1,0 +1,8 @@
+import { defineConfig } from 'prisma/config';
+
+// The CLI's connection (migrate dev/deploy/diff). The gateway itself never reads this file.
+export default defineConfig({
+  schema: 'prisma/schema.prisma',
+  migrations: { path: 'prisma/migrations' },
+  datasource: { url: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/lessons_dev' },
+});
