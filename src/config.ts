@@ -1,0 +1,113 @@
+import { z } from 'zod';
+
+// The one place that reads process.env: every setting of SPEC §6, validated at start.
+
+const sizeInBytes = z
+  .string()
+  .trim()
+  .regex(/^\d+\s*(b|kb|mb|gb)?$/i, 'expected bytes, or a number with a kb/mb/gb suffix (e.g. 5mb)')
+  .transform((value) => {
+    const match = /^(\d+)\s*([a-z]*)$/i.exec(value)!;
+    const unit = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[match[2]!.toLowerCase()] ?? 1;
+    return Number(match[1]) * unit;
+  })
+  .refine((bytes) => bytes > 0, 'must be more than 0');
+
+// A duration: milliseconds, or a number with a unit (`1 minute`, `30s`, `2 hours`).
+const duration = z
+  .string()
+  .trim()
+  .regex(/^\d+\s*(ms|s|sec|seconds?|m|min|minutes?|h|hours?)?$/i, 'expected milliseconds, or a number with a unit (e.g. 1 minute, 30s)')
+  .transform((value) => {
+    const match = /^(\d+)\s*([a-z]*)$/i.exec(value)!;
+    const unit = match[2]!.toLowerCase();
+    const factor = unit === '' || unit === 'ms' ? 1 : unit.startsWith('s') ? 1_000 : unit.startsWith('m') ? 60_000 : 3_600_000;
+    return Number(match[1]) * factor;
+  })
+  .refine((ms) => ms >= 1_000 && ms <= 86_400_000, 'must be from 1 second to 24 hours');
+
+const flag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
+
+const url = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''));
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .regex(/^postgres(ql)?:\/\//, 'expected a postgresql:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  DATA_DIR: z.string().trim().min(1).default('./.data'),
+  APP_URL: url.default('http://localhost:3000'),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .pipe(z.array(z.url({ protocol: /^https?$/ }).transform((origin) => origin.replace(/\/+$/, '')))),
+  BODY_LIMIT: sizeInBytes.default(5 * 1024 * 1024),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PLAYGROUND: flag.optional(),
+  DEMO_DATA: flag.default(true),
+  RATE_LIMIT_MAX: z.coerce.number().int().min(1).max(1_000_000).default(6000),
+  RATE_LIMIT_WINDOW: duration.default(60_000),
+  RATE_LIMIT_REDIS_URL: z
+    .string()
+    .trim()
+    .regex(/^rediss?:\/\//, 'expected a redis:// (or rediss://) URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  appUrl: string;
+  corsOrigins: string[];
+  bodyLimit: number;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  production: boolean;
+  /** Playground and introspection: on in development, off in production unless PLAYGROUND=1. */
+  playground: boolean;
+  demoData: boolean;
+  /** Requests each caller (token, else IP) may make per `rateLimitWindowMs` before 429. */
+  rateLimitMax: number;
+  rateLimitWindowMs: number;
+  /** Where instances share the rate-limit counters; unset: each instance counts in memory. */
+  rateLimitRedisUrl: string | undefined;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      return `${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    appUrl: e.APP_URL,
+    corsOrigins: e.CORS_ORIGINS,
+    bodyLimit: e.BODY_LIMIT,
+    logLevel: e.LOG_LEVEL,
+    production,
+    playground: e.PLAYGROUND ?? !production,
+    demoData: e.DEMO_DATA,
+    rateLimitMax: e.RATE_LIMIT_MAX,
+    rateLimitWindowMs: e.RATE_LIMIT_WINDOW,
+    rateLimitRedisUrl: e.RATE_LIMIT_REDIS_URL,
+  };
+}

@@ -1,0 +1,105 @@
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { unwrapResolverError } from '@apollo/server/errors';
+
+// Every error a client may see is raised here, once, with its `extensions.code`; the REST shim only
+// translates codes to HTTP statuses (src/rest/errors.ts).
+
+export const ErrorCode = {
+  NOT_FOUND: 'NOT_FOUND',
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  FORBIDDEN: 'FORBIDDEN',
+  BAD_USER_INPUT: 'BAD_USER_INPUT',
+  BAD_REQUEST: 'BAD_REQUEST',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  CONFLICT: 'CONFLICT',
+  UNAVAILABLE: 'UNAVAILABLE',
+  INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Field path (e.g. `concept_results[3].concept_uid`) → messages that quote the offending value. */
+export type FieldErrors = Record<string, string[]>;
+
+const fail = (code: ErrorCode, message: string, extensions: Record<string, unknown> = {}) =>
+  new GraphQLError(message, { extensions: { code, ...extensions } });
+
+export const NOT_FOUND_MESSAGE = 'The resource you were looking for does not exist';
+
+export const notFound = () => fail(ErrorCode.NOT_FOUND, NOT_FOUND_MESSAGE);
+export const unauthenticated = (message = 'Sign in with a valid access token') => fail(ErrorCode.UNAUTHENTICATED, message);
+export const forbidden = (message = 'You are not allowed to do this') => fail(ErrorCode.FORBIDDEN, message);
+export const badRequest = (message: string) => fail(ErrorCode.BAD_REQUEST, message);
+export const payloadTooLarge = (message: string) => fail(ErrorCode.PAYLOAD_TOO_LARGE, message);
+export const badUserInput = (fields: FieldErrors, message = 'Some fields are invalid') =>
+  fail(ErrorCode.BAD_USER_INPUT, message, { fields });
+
+/** Adds `message` to `fields[path]`. */
+export function addFieldError(fields: FieldErrors, path: string, message: string): void {
+  (fields[path] ??= []).push(message);
+}
+
+/** Quotes a value for an error message, shortened so a huge input cannot make a huge answer. */
+export function quote(value: unknown): string {
+  const text = value === undefined ? 'undefined' : JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+// Codes our own code raises, plus the ones Apollo and graphql-js raise for a bad request: these reach
+// the client as they are. Anything else is unexpected and is masked.
+const clientCodes = new Set<string>([
+  ...Object.values(ErrorCode),
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+]);
+
+const unavailableCodes = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'ECONNREFUSED', 'ECONNRESET', '57P01', '57P03']);
+
+/** True for an error that says the database cannot be reached, whatever layer raised it. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth += 1) {
+    const candidate = e as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown; extensions?: { code?: unknown } };
+    if (typeof candidate.code === 'string' && unavailableCodes.has(candidate.code)) return true;
+    if (candidate.extensions?.code === ErrorCode.UNAVAILABLE) return true;
+    if (candidate.name === 'PrismaClientInitializationError') return true;
+    if (typeof candidate.message === 'string' && /ECONNREFUSED|Connection terminated|connect ETIMEDOUT|DatabaseNotReachable|Can't reach database/i.test(candidate.message)) return true;
+    e = candidate.cause;
+  }
+  return false;
+}
+
+export const UNAVAILABLE_MESSAGE = 'The service is unavailable, try again shortly';
+
+/** For a failure outside a resolver (building the context): a database outage becomes UNAVAILABLE (503). */
+export function rethrowUnavailable(error: unknown): never {
+  if (isDatabaseUnavailable(error)) throw fail(ErrorCode.UNAVAILABLE, UNAVAILABLE_MESSAGE, { http: { status: 503 } });
+  throw error;
+}
+
+export type ErrorLogger = (error: unknown) => void;
+
+const TOO_MANY_VARIABLE_ERRORS = 'Too many errors processing variables, error limit reached';
+
+/** Apollo's formatError: keeps client errors, masks everything else (and logs it). */
+export function formatErrorFor(logUnexpected: ErrorLogger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const code = formatted.extensions?.code;
+    if (typeof code === 'string' && clientCodes.has(code) && code !== ErrorCode.INTERNAL_SERVER_ERROR) {
+      const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
+      return { ...formatted, extensions };
+    }
+    const original = unwrapResolverError(error);
+    // graphql-js gives up on a variable after 50 coercion errors with an error that carries no code: the
+    // client's input is still what is wrong (a list of 60 strings where objects belong is not a 500).
+    if (formatted.message.startsWith(TOO_MANY_VARIABLE_ERRORS) && formatted.path === undefined) {
+      return { message: formatted.message, extensions: { code: ErrorCode.BAD_USER_INPUT } };
+    }
+    if (isDatabaseUnavailable(original)) {
+      return { message: UNAVAILABLE_MESSAGE, path: formatted.path, extensions: { code: ErrorCode.UNAVAILABLE } };
+    }
+    logUnexpected(original);
+    return { message: 'Internal server error', path: formatted.path, extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } };
+  };
+}

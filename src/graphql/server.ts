@@ -1,0 +1,68 @@
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import type { FastifyBaseLogger } from 'fastify';
+import type { GraphQLContext } from './context.ts';
+import { ErrorCode, formatErrorFor } from './errors.ts';
+import { buildSchema } from './schema.ts';
+
+/** The limits every operation meets, from /graphql and from the REST shim alike (README lists them). */
+export const graphqlLimits = {
+  maxDepth: 10,
+  maxAliases: 15,
+  maxTokens: 2_000,
+  maxDirectives: 20,
+  costLimit: 5_000,
+};
+
+/** An answer whose errors say the database is down is HTTP 503, as REST's is (clients and balancers retry). */
+const unavailableIs503: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        if (response.body.kind === 'single' && response.body.singleResult.errors?.some((error) => error.extensions?.code === ErrorCode.UNAVAILABLE)) {
+          response.http.status = 503;
+        }
+      },
+    };
+  },
+};
+
+export function createApollo({ playground, logger }: { playground: boolean; logger: FastifyBaseLogger }) {
+  const armor = new ApolloArmor({
+    maxDepth: { n: graphqlLimits.maxDepth },
+    maxAliases: { n: graphqlLimits.maxAliases },
+    // graphql-armor's token limit re-parses the document in a plugin hook, which turns every syntax error
+    // into a 500; graphql-js enforces the same limit while parsing (see `parseOptions` below).
+    maxTokens: { enabled: false },
+    maxDirectives: { n: graphqlLimits.maxDirectives },
+    costLimit: { maxCost: graphqlLimits.costLimit },
+    blockFieldSuggestion: { enabled: !playground },
+  }).protect();
+
+  return new ApolloServer<GraphQLContext>({
+    schema: buildSchema(),
+    // These packages' types resolve to @apollo/server's CommonJS declarations; the objects are the same.
+    plugins: [
+      ...armor.plugins,
+      // The playground is the gateway's own (src/playground), never Apollo's landing page, which loads from a CDN.
+      ApolloServerPluginLandingPageDisabled(),
+      // No @cacheControl hints in the schema: the default plugin would still wrap every field resolver.
+      ApolloServerPluginCacheControlDisabled(),
+      unavailableIs503,
+    ] as unknown as ApolloServerPlugin<GraphQLContext>[],
+    validationRules: armor.validationRules,
+    // A syntax error, or a document over the token limit, is GRAPHQL_PARSE_FAILED (HTTP 400).
+    parseOptions: { maxTokens: graphqlLimits.maxTokens },
+    allowBatchedHttpRequests: false,
+    // Apollo's guard against documents whose fragments multiply into millions of selections.
+    maxRecursiveSelections: true,
+    includeStacktraceInErrorResponses: false,
+    hideSchemaDetailsFromClientErrors: !playground,
+    introspection: playground,
+    csrfPrevention: true,
+    // main.ts owns shutdown (drain Fastify, then close the database); Apollo's own signal handler races it.
+    stopOnTerminationSignals: false,
+    formatError: formatErrorFor((error) => logger.error({ err: error }, 'unexpected error in a GraphQL operation')),
+  });
+}

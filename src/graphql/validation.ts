@@ -1,0 +1,97 @@
+import { GraphQLError } from 'graphql';
+import { z } from 'zod';
+import { addFieldError, badRequest, badUserInput, quote, type FieldErrors } from './errors.ts';
+
+// zod at the edge: shared field rules and the translation of zod issues into BAD_USER_INPUT fields.
+
+/** An explicit null means the field is absent (SPEC §3). */
+export const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === null ? undefined : value), schema.optional());
+
+/** PostgreSQL text and jsonb cannot hold a NUL character, and jsonb no unpaired UTF-16 surrogate. */
+export const isStorableText = (value: string) => !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
+const UNSTORABLE = 'must not contain a NUL character or an unpaired surrogate';
+
+/** Not blank; kept as sent (a uid with spaces is its own uid, not a trimmed other one). */
+export const nonEmptyString = z.string().refine((value) => value.trim() !== '', 'must not be blank').refine(isStorableText, UNSTORABLE);
+
+/** For a JSON value about to be stored: names every key and string in it that PostgreSQL cannot hold. */
+export function refineStorableJson(value: unknown, ctx: z.RefinementCtx, path: PropertyKey[] = []): void {
+  if (typeof value === 'string') {
+    if (!isStorableText(value)) ctx.addIssue({ code: 'custom', message: UNSTORABLE, path, input: value });
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => refineStorableJson(item, ctx, [...path, index]));
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (!isStorableText(key)) ctx.addIssue({ code: 'custom', message: `key ${UNSTORABLE}`, path: [...path, key], input: key });
+      refineStorableJson(item, ctx, [...path, key]);
+    }
+  }
+}
+export const jsonObject = z.record(z.string(), z.unknown());
+
+/** A numeric id as GraphQL (string) or REST (number) sends it. */
+export const numericId = z.union([z.number().int(), z.string().regex(/^\d+$/, 'must be a numeric id').transform(Number)]).pipe(
+  z.number().int().min(1, 'must be a positive id').max(2_147_483_647, 'is too large'),
+);
+
+/** Parses a path parameter id; null when it cannot name a row. */
+export function parseNumericId(value: string | number): number | null {
+  // Most ids read are activity uids: they are answered without running the schema (measured on the hot path).
+  if (typeof value === 'string' && !/^\d+$/.test(value)) return null;
+  const parsed = numericId.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '');
+}
+
+export function zodFieldErrors(error: z.ZodError): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const issue of error.issues) {
+    const input = (issue as { input?: unknown }).input;
+    const message =
+      issue.code === 'invalid_type' && input === undefined ? 'is required' : `${issue.message}; got ${quote(input)}`;
+    addFieldError(fields, formatPath(issue.path) || 'body', message);
+  }
+  return fields;
+}
+
+/** Parses or throws BAD_USER_INPUT naming every offending field. */
+export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const parsed = schema.safeParse(value, { reportInput: true });
+  if (!parsed.success) throw badUserInput(zodFieldErrors(parsed.error));
+  return parsed.data;
+}
+
+/** camelCase → snake_case in every segment of the field paths (for the legacy REST vocabulary). */
+export function snakeCaseFields(fields: FieldErrors): FieldErrors {
+  return Object.fromEntries(
+    Object.entries(fields).map(([path, messages]) => [path.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`), messages]),
+  );
+}
+
+/**
+ * For the legacy mutations: field errors raised by a service in the domain's camelCase vocabulary are
+ * renamed into the REST body's snake_case. Wrap only the service call: the legacy zod schemas already
+ * name the body's own keys.
+ */
+export async function withLegacyFieldNames<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const fields = error instanceof GraphQLError ? error.extensions.fields : undefined;
+    if (error instanceof GraphQLError && error.extensions.code === 'BAD_USER_INPUT' && fields) {
+      throw new GraphQLError(error.message, { extensions: { ...error.extensions, fields: snakeCaseFields(fields as FieldErrors) } });
+    }
+    throw error;
+  }
+}
+
+/** A legacy body must be a JSON object (400 otherwise); an absent body counts as `{}`. */
+export function requireJsonObject(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be a JSON object');
+  return body as Record<string, unknown>;
+}
