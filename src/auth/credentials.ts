@@ -1,0 +1,21 @@
+// Reads the token from an Authorization header: `Bearer <token>`, or, for old clients, HTTP Basic with
+// the token as the user name and an empty password.
+
+export type PresentedCredentials = { kind: 'none' } | { kind: 'malformed' } | { kind: 'token'; token: string };
+
+export function readCredentials(header: string | undefined): PresentedCredentials {
+  if (header === undefined || header.trim() === '') return { kind: 'none' };
+  const match = /^(\w+)\s+(\S+)\s*$/.exec(header.trim());
+  if (!match) return { kind: 'malformed' };
+  const scheme = match[1]!.toLowerCase();
+  const value = match[2]!;
+  if (scheme === 'bearer') return { kind: 'token', token: value };
+  if (scheme === 'basic') {
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    const user = colon === -1 ? decoded : decoded.slice(0, colon);
+    const password = colon === -1 ? '' : decoded.slice(colon + 1);
+    return user !== '' && password === '' ? { kind: 'token', token: user } : { kind: 'malformed' };
+  }
+  return { kind: 'malformed' };
+}

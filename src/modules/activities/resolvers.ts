@@ -1,0 +1,93 @@
+import { allowAnonymous, requireStaff } from '../../auth/guards.ts';
+import type { Activity } from '../../generated/prisma/client.ts';
+import type { GraphQLContext } from '../../graphql/context.ts';
+import { notFound } from '../../graphql/errors.ts';
+import type { Activity as ActivityModel, ActivityClassification as ActivityClassificationModel } from '../../generated/prisma/client.ts';
+import type { Resolvers, ActivityResolvers, ActivityFlagResolvers, ActivityConnectionResolvers, ActivityClassificationResolvers } from '../../graphql/types.generated.ts';
+import type { ActivityPage, ActivityUidAndFlag } from '../../graphql/mappers.ts';
+import type { Strict } from '../../graphql/strict.ts';
+import { withLegacyFieldNames } from '../../graphql/validation.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { parseActivityChanges, parseLegacyActivityChanges, parseLegacyNewActivity, parseNewActivity, type ActivityFields } from './input.ts';
+import * as activities from './service.ts';
+
+/** The activity `id`, or null; its classification, read with it, is handed to the loader the field reads. */
+async function readActivity(ctx: GraphQLContext, id: string): Promise<Activity | null> {
+  const found = await activities.findActivity(ctx.read, id);
+  if (!found) return null;
+  const { classification, ...activity } = found;
+  if (classification) ctx.loaders.classificationById.prime(classification.id, classification);
+  return activity;
+}
+
+/** The activity named by a path or argument id, else NOT_FOUND; then the caller's own check. */
+async function existingActivity(ctx: GraphQLContext, id: string): Promise<Activity> {
+  const activity = await readActivity(ctx, id);
+  if (!activity) throw notFound();
+  return activity;
+}
+
+async function update(ctx: GraphQLContext, id: string, parse: (input: unknown) => ActivityFields, input: unknown, legacy = false) {
+  const activity = await existingActivity(ctx, id);
+  requireStaff(ctx.viewer);
+  const changes = parse(input);
+  const save = () => inTransaction(ctx.db, (tx) => activities.updateActivity(tx, activity, changes));
+  return legacy ? withLegacyFieldNames(save) : save();
+}
+
+const firstFlag = (flags: string[]) => flags[0] ?? null;
+
+export const activityResolvers = {
+  Query: {
+    activity: async (_parent, { id }, ctx) => {
+      const activity = await readActivity(ctx, id);
+      if (activity) allowAnonymous(ctx.viewer);
+      return activity;
+    },
+    activities: (_parent, args, ctx) => {
+      allowAnonymous(ctx.viewer);
+      return activities.listActivities(ctx.db, args);
+    },
+    activityFlags: (_parent, _args, ctx) => {
+      allowAnonymous(ctx.viewer);
+      return activities.activityFlags(ctx.read);
+    },
+  },
+  Mutation: {
+    createActivity: (_parent, { input }, ctx) => {
+      requireStaff(ctx.viewer);
+      const fields = parseNewActivity(input);
+      return inTransaction(ctx.db, (tx) => activities.createActivity(tx, fields));
+    },
+    updateActivity: (_parent, { id, input }, ctx) => update(ctx, id, parseActivityChanges, input),
+    deleteActivity: async (_parent, { id }, ctx) => {
+      const activity = await existingActivity(ctx, id);
+      requireStaff(ctx.viewer);
+      await inTransaction(ctx.db, (tx) => activities.deleteActivity(tx, activity));
+      return { id: activity.id };
+    },
+    legacyCreateActivity: (_parent, { body }, ctx) => {
+      requireStaff(ctx.viewer);
+      const fields = parseLegacyNewActivity(body);
+      return withLegacyFieldNames(() => inTransaction(ctx.db, (tx) => activities.createActivity(tx, fields)));
+    },
+    legacyUpdateActivity: (_parent, { id, body }, ctx) => update(ctx, id, parseLegacyActivityChanges, body, true),
+  },
+  Activity: {
+    flag: (activity) => firstFlag(activity.flags),
+    followUpActivity: (activity, _args, ctx) =>
+      activity.followUpActivityId === null ? null : ctx.loaders.activityById.load(activity.followUpActivityId),
+    classification: (activity, _args, ctx) =>
+      activity.classificationId === null ? null : ctx.loaders.classificationById.load(activity.classificationId),
+  } satisfies Strict<ActivityResolvers, ActivityModel>,
+  ActivityClassification: {} satisfies Strict<ActivityClassificationResolvers, ActivityClassificationModel>,
+  ActivityFlag: {} satisfies Strict<ActivityFlagResolvers, ActivityUidAndFlag>,
+  ActivityConnection: {
+    edges: (page) => page.nodes.map((node) => ({ cursor: activities.activityCursor(node.id), node })),
+    pageInfo: (page) => ({
+      hasNextPage: page.hasNextPage,
+      endCursor: page.nodes.length > 0 ? activities.activityCursor(page.nodes.at(-1)!.id) : null,
+    }),
+    totalCount: (page) => page.totalCount(),
+  } satisfies Strict<ActivityConnectionResolvers, ActivityPage>,
+} satisfies Resolvers;

@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import type { Db, SqlRead } from '../../db/client.ts';
+import { Prisma, type Activity, type ActivityClassification } from '../../generated/prisma/client.ts';
+import { addFieldError, badUserInput, quote, type FieldErrors } from '../../graphql/errors.ts';
+import type { ActivityPage, ActivityUidAndFlag } from '../../graphql/mappers.ts';
+import { isStorableText, parseNumericId } from '../../graphql/validation.ts';
+import type { ActivityFields, NewActivityFields } from './input.ts';
+
+type Tx = Prisma.TransactionClient;
+
+export type ActivityWithClassification = Activity & { classification: ActivityClassification | null };
+
+const ACTIVITY_COLUMNS = `a.id, a.uid, a.name, a.description, a.flags, a.data, a.supporting_info AS "supportingInfo",
+  a.follow_up_activity_id AS "followUpActivityId", a.activity_classification_id AS "classificationId",
+  a.created_at AS "createdAt", a.updated_at AS "updatedAt"`;
+
+/**
+ * An activity by uid, else by numeric id (a uid match wins), with its classification. The lessons
+ * client's most frequent read: one driver-level statement (see SqlRead).
+ */
+export async function findActivity(read: SqlRead, idOrUid: string): Promise<ActivityWithClassification | null> {
+  // Text PostgreSQL cannot hold (a NUL character) is no stored uid: it is not sent to the database.
+  if (!isStorableText(idOrUid)) return null;
+  const [row] = await read<ActivityWithClassification>(
+    `SELECT ${ACTIVITY_COLUMNS},
+            CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id, 'key', c.key, 'name', c.name) END AS classification
+     FROM activities a LEFT JOIN activity_classifications c ON c.id = a.activity_classification_id
+     WHERE a.uid = $1 OR a.id = $2
+     ORDER BY a.uid = $1 DESC
+     LIMIT 1`,
+    [idOrUid, parseNumericId(idOrUid)],
+  );
+  return row ?? null;
+}
+
+export const PAGE_SIZE_LIMIT = 100;
+
+const encodeCursor = (id: number) => Buffer.from(`activity:${id}`).toString('base64url');
+function decodeCursor(cursor: string): number | null {
+  const match = /^activity:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return match ? parseNumericId(match[1]!) : null;
+}
+export { encodeCursor as activityCursor };
+
+export async function listActivities(db: Db, args: { first?: number | null; after?: string | null; flag?: string | null }): Promise<ActivityPage> {
+  const first = args.first ?? 20;
+  const fields: FieldErrors = {};
+  if (!Number.isInteger(first) || first < 0 || first > PAGE_SIZE_LIMIT) addFieldError(fields, 'first', `must be between 0 and ${PAGE_SIZE_LIMIT}; got ${quote(first)}`);
+  const afterId = args.after == null ? 0 : decodeCursor(args.after);
+  if (afterId === null) addFieldError(fields, 'after', `is not a cursor from this API; got ${quote(args.after)}`);
+  if (Object.keys(fields).length > 0) throw badUserInput(fields);
+
+  const filter: Prisma.ActivityWhereInput = args.flag == null ? {} : { flags: { has: args.flag } };
+  const rows = await db.activity.findMany({ where: { ...filter, id: { gt: afterId ?? 0 } }, orderBy: { id: 'asc' }, take: first + 1 });
+  return {
+    nodes: rows.slice(0, first),
+    hasNextPage: rows.length > first,
+    totalCount: () => db.activity.count({ where: filter }),
+  };
+}
+
+/** Every activity's uid and first flag: one narrow driver-level query (see SqlRead); thousands of rows. */
+export function activityFlags(read: SqlRead): Promise<ActivityUidAndFlag[]> {
+  return read<ActivityUidAndFlag>('SELECT uid, flags[1] AS flag FROM activities ORDER BY id', []);
+}
+
+/** Like the original (`before_create :flag_as_beta, unless: :flags?`): no flags, or an empty list, means beta. */
+const DEFAULT_FLAGS = ['beta'];
+
+/** 22 URL-safe base64 characters, like the uids the lessons client makes. */
+export const newActivityUid = () => randomBytes(16).toString('base64url');
+
+export async function createActivity(tx: Tx, fields: NewActivityFields): Promise<Activity> {
+  await checkReferences(tx, fields);
+  return saveUnique(fields.uid, () =>
+    tx.activity.create({
+      data: {
+        uid: fields.uid ?? newActivityUid(),
+        name: fields.name,
+        description: fields.description ?? '',
+        flags: fields.flags?.length ? fields.flags : DEFAULT_FLAGS,
+        data: (fields.data ?? {}) as Prisma.InputJsonObject,
+        supportingInfo: fields.supportingInfo ?? null,
+        followUpActivityId: fields.followUpActivityId ?? null,
+        classificationId: fields.classificationId ?? null,
+      },
+    }),
+  );
+}
+
+export async function updateActivity(tx: Tx, activity: Activity, fields: ActivityFields): Promise<Activity> {
+  await checkReferences(tx, fields, activity.id);
+  const { data, ...rest } = fields;
+  return saveUnique(fields.uid, () =>
+    tx.activity.update({ where: { id: activity.id }, data: { ...rest, ...(data === undefined ? {} : { data: data as Prisma.InputJsonObject }) } }),
+  );
+}
+
+export async function deleteActivity(tx: Tx, activity: Activity): Promise<void> {
+  await tx.activity.delete({ where: { id: activity.id } });
+}
+
+async function checkReferences(tx: Tx, fields: ActivityFields, selfId?: number): Promise<void> {
+  const errors: FieldErrors = {};
+  const { followUpActivityId, classificationId } = fields;
+  if (followUpActivityId !== undefined) {
+    if (followUpActivityId === selfId) addFieldError(errors, 'followUpActivityId', 'must not be the activity itself');
+    else if (!(await tx.activity.findUnique({ where: { id: followUpActivityId }, select: { id: true } })))
+      addFieldError(errors, 'followUpActivityId', `is not a known activity; got ${quote(followUpActivityId)}`);
+  }
+  if (classificationId !== undefined && !(await tx.activityClassification.findUnique({ where: { id: classificationId }, select: { id: true } })))
+    addFieldError(errors, 'classificationId', `is not a known classification; got ${quote(classificationId)}`);
+  if (Object.keys(errors).length > 0) throw badUserInput(errors);
+}
+
+/** Runs a write; a duplicate uid (caught by the unique index, also under a race) is a field error. */
+async function saveUnique(uid: string | undefined, write: () => Promise<Activity>): Promise<Activity> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+      throw badUserInput({ uid: [`has already been taken; got ${quote(uid)}`] });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { payloadTooLarge } from '../../graphql/errors.ts';
+import { jsonObject, nonEmptyString, optional, parseInput, refineStorableJson, requireJsonObject } from '../../graphql/validation.ts';
+import type { FinishLessonInput } from '../../graphql/types.generated.ts';
+import type { UidReference } from './finish-lesson.ts';
+
+// finish_lesson's input (SPEC §4), once for both faces: GraphQL's FinishLessonInput and the legacy
+// snake_case body. Both become a FinishLessonCommand; the service checks the uids against the database.
+
+export const MAX_CONCEPT_RESULTS = 10_000;
+
+export type ConceptResultCommand = {
+  activitySessionUid: string;
+  conceptUid: string;
+  questionType: string;
+  /** As stored: the known keys and any other keys the client sent. */
+  metadata: Record<string, unknown>;
+};
+
+export type FinishLessonCommand = {
+  followUp: boolean;
+  /** Given now: the input's own, else the first one on a concept result. */
+  editionId: string | null;
+  conceptResults: ConceptResultCommand[];
+};
+
+const metadataFields = {
+  correct: z.number().int(),
+  attemptNumber: z.number().int(),
+  questionNumber: z.number().int(),
+  directions: optional(z.string()),
+  prompt: optional(z.string()),
+  answer: optional(z.string()),
+};
+
+function checkCount(conceptResults: unknown): void {
+  if (Array.isArray(conceptResults) && conceptResults.length > MAX_CONCEPT_RESULTS) {
+    throw payloadTooLarge(`A lesson may send at most ${MAX_CONCEPT_RESULTS} concept results; got ${conceptResults.length}`);
+  }
+}
+
+function command(followUp: boolean | undefined, editionId: string | undefined, conceptResults: (ConceptResultCommand & { editionId?: string | undefined })[]): FinishLessonCommand {
+  return {
+    followUp: followUp ?? false,
+    editionId: editionId ?? conceptResults.find((result) => result.editionId !== undefined)?.editionId ?? null,
+    conceptResults: conceptResults.map(({ editionId: _editionId, ...result }) => result),
+  };
+}
+
+const graphqlInput = z.object({
+  followUp: optional(z.boolean()),
+  editionId: optional(nonEmptyString),
+  conceptResults: optional(
+    z.array(
+      z.object({
+        activitySessionUid: nonEmptyString,
+        conceptUid: nonEmptyString,
+        questionType: nonEmptyString,
+        editionId: optional(nonEmptyString),
+        metadata: z.object({ ...metadataFields, extra: optional(jsonObject) }).superRefine((metadata, ctx) => refineStorableJson(metadata, ctx)).transform(({ extra, ...known }) => ({ ...extra, ...dropUndefined(known) })),
+      }),
+    ),
+  ),
+});
+
+export function parseFinishLessonInput(input: FinishLessonInput): FinishLessonCommand {
+  checkCount(input.conceptResults);
+  const parsed = parseInput(graphqlInput, input);
+  return command(parsed.followUp, parsed.editionId, parsed.conceptResults ?? []);
+}
+
+const legacyBody = z.object({
+  follow_up: optional(z.boolean()),
+  edition_id: optional(nonEmptyString),
+  concept_results: optional(
+    z.array(
+      z
+        .object({
+          activity_session_uid: nonEmptyString,
+          concept_uid: nonEmptyString,
+          question_type: nonEmptyString,
+          edition_id: optional(nonEmptyString),
+          // Other metadata keys are kept as given.
+          // PostgreSQL cannot store every string JSON can carry: those are named too (422, not a 500).
+          metadata: z.looseObject(metadataFields).superRefine((metadata, ctx) => refineStorableJson(metadata, ctx)).transform(dropUndefined),
+        })
+        .transform((result) => ({
+          activitySessionUid: result.activity_session_uid,
+          conceptUid: result.concept_uid,
+          questionType: result.question_type,
+          editionId: result.edition_id,
+          metadata: result.metadata,
+        })),
+    ),
+  ),
+});
+
+/** The legacy body (400 when not a JSON object, 413 past the limit, 422 naming every offender). */
+export function parseLegacyFinishLessonBody(body: unknown): FinishLessonCommand {
+  const object = requireJsonObject(body);
+  checkCount(object.concept_results);
+  const parsed = parseInput(legacyBody, object);
+  return command(parsed.follow_up, parsed.edition_id, parsed.concept_results ?? []);
+}
+
+/** A non-empty (trimmed) string, else undefined: how the uids read once validated. */
+const uidOrUndefined = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+
+/**
+ * The uids each concept result names, read leniently from an input that failed validation, so that the
+ * 422 can name the uids that name nothing as well as the malformed fields.
+ */
+export function uidReferences(input: unknown, legacy: boolean): UidReference[] {
+  const results = (input as Record<string, unknown> | null | undefined)?.[legacy ? 'concept_results' : 'conceptResults'];
+  if (!Array.isArray(results) || results.length > MAX_CONCEPT_RESULTS) return [];
+  return results.map((result) => {
+    const fields = result && typeof result === 'object' ? (result as Record<string, unknown>) : {};
+    return {
+      activitySessionUid: uidOrUndefined(fields[legacy ? 'activity_session_uid' : 'activitySessionUid']),
+      conceptUid: uidOrUndefined(fields[legacy ? 'concept_uid' : 'conceptUid']),
+    };
+  });
+}
+
+function dropUndefined<T extends Record<string, unknown>>(object: T): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined));
+}

@@ -1,0 +1,152 @@
+import type { Tx } from '../../db/transaction.ts';
+import type { ClassroomActivity } from '../../generated/prisma/client.ts';
+import { addFieldError, badUserInput, notFound, quote, type FieldErrors } from '../../graphql/errors.ts';
+import { isStorableText } from '../../graphql/validation.ts';
+import type { FinishLessonResult } from '../../graphql/mappers.ts';
+import { COMPLETE_CUSTOMIZED_LESSON, grantMilestone } from '../milestones/service.ts';
+import { conceptResultFingerprint } from './concept-results.ts';
+import type { ConceptResultCommand, FinishLessonCommand } from './finish-lesson.input.ts';
+
+// The one place the six finish_lesson rules live (SPEC §4). It runs inside the caller's transaction and
+// sends the same number of statements whatever the number of sessions or concept results: every write
+// is one set-based statement (arrays through unnest, NOT EXISTS for the absent students).
+
+/** The classroom activity as rule 2 leaves it, with what the later rules need from its activity. */
+type FinishedClassroomActivity = ClassroomActivity & { followUpActivityId: number | null };
+
+export type FinishLesson = {
+  classroomActivityId: number;
+  teacherId: number;
+  command: FinishLessonCommand;
+  appUrl: string;
+};
+
+export async function finishLesson(tx: Tx, { classroomActivityId, teacherId, command, appUrl }: FinishLesson): Promise<FinishLessonResult> {
+  // 2. The classroom activity is locked, unpinned and completed; a given edition id is stored. Done first:
+  // the UPDATE's row lock serialises racing calls on one classroom activity, so the second sees the
+  // first's result (and a failure below rolls this back with the rest).
+  const [finished] = await tx.$queryRaw<FinishedClassroomActivity[]>`
+    UPDATE classroom_activities ca
+    SET locked = true, pinned = false, completed = true, edition_id = COALESCE(${command.editionId ?? null}::text, ca.edition_id), updated_at = now()
+    FROM activities a
+    WHERE ca.id = ${classroomActivityId} AND ca.visible AND a.id = ca.activity_id
+    RETURNING ca.id, ca.classroom_id AS "classroomId", ca.activity_id AS "activityId", ca.unit_id AS "unitId", ca.due_date AS "dueDate",
+              ca.assigned_student_ids AS "assignedStudentIds", ca.assign_on_join AS "assignOnJoin", ca.visible, ca.locked, ca.pinned,
+              ca.completed, ca.edition_id AS "editionId", ca.created_at AS "createdAt", ca.updated_at AS "updatedAt",
+              a.follow_up_activity_id AS "followUpActivityId"`;
+  if (!finished) throw notFound();
+  const { followUpActivityId, ...classroomActivity } = finished;
+  const editionId = classroomActivity.editionId;
+
+  // Checked under the lock, so a session removed by a call that ran just before counts as unknown.
+  const rows = await resolveReferences(tx, classroomActivityId, command.conceptResults);
+
+  // 1. Every session (hidden ones too) is finished; completedAt is kept when already set.
+  await tx.$executeRaw`
+    UPDATE activity_sessions
+    SET state = 'finished', percentage = 1, completed_at = COALESCE(completed_at, now()), is_final_score = true,
+        updated_at = now(),
+        data = CASE WHEN ${editionId}::text IS NULL THEN data ELSE data || jsonb_build_object('edition_id', ${editionId}::text) END
+    WHERE classroom_activity_id = ${classroomActivityId}`;
+
+  // 3. Each concept result is saved to its session; a result already saved (a retry) is not saved twice.
+  if (rows.length > 0) {
+    await tx.$executeRaw`
+      INSERT INTO concept_results (activity_session_id, concept_id, question_type, metadata, fingerprint)
+      SELECT session_id, concept_id, question_type, metadata::jsonb, fingerprint
+      FROM unnest(${rows.map((row) => row.sessionId)}::int[], ${rows.map((row) => row.conceptId)}::int[],
+                  ${rows.map((row) => row.questionType)}::text[], ${rows.map((row) => row.metadata)}::text[],
+                  ${rows.map((row) => row.fingerprint)}::text[])
+           AS given(session_id, concept_id, question_type, metadata, fingerprint)
+      ON CONFLICT (activity_session_id, fingerprint) DO NOTHING`;
+  }
+
+  // 4. Visible sessions left with no concept result belonged to absent students.
+  await tx.$executeRaw`
+    DELETE FROM activity_sessions s
+    WHERE s.classroom_activity_id = ${classroomActivityId} AND s.visible
+      AND NOT EXISTS (SELECT 1 FROM concept_results r WHERE r.activity_session_id = s.id)`;
+
+  // 5. A customized edition earns the teacher the completion milestone, once.
+  if (editionId) await grantMilestone(tx, teacherId, COMPLETE_CUSTOMIZED_LESSON);
+
+  // 6. The follow-up activity, when asked for and there is one.
+  const followUpClassroomActivity =
+    command.followUp && followUpActivityId !== null ? await assignFollowUp(tx, classroomActivity, followUpActivityId) : null;
+
+  return {
+    followUpUrl: followUpClassroomActivity
+      ? `${appUrl}/teachers/classroom_activities/${followUpClassroomActivity.id}/activity_from_classroom_activity`
+      : appUrl,
+    classroomActivity,
+    followUpClassroomActivity,
+  };
+}
+
+type ConceptResultRow = { sessionId: number; conceptId: number; questionType: string; metadata: string; fingerprint: string };
+
+/** The uids one concept result names (either may be missing when the input failed validation). */
+export type UidReference = { activitySessionUid?: string | undefined; conceptUid?: string | undefined };
+
+/**
+ * Looks the uids up: `errors` names (camelCase paths) every uid that is not a visible session of this
+ * classroom activity or not a known concept. One statement, whatever the number of references.
+ */
+export async function lookUpReferences(tx: Tx, classroomActivityId: number, references: UidReference[]) {
+  // A uid PostgreSQL cannot hold (a NUL character) names no concept: it is not sent to the database.
+  const conceptUids = [...new Set(references.flatMap((reference) => (reference.conceptUid === undefined || !isStorableText(reference.conceptUid) ? [] : [reference.conceptUid])))];
+  const found = await tx.$queryRaw<{ kind: 'session' | 'concept'; id: number; uid: string }[]>`
+    SELECT 'session' AS kind, id, uid FROM activity_sessions WHERE classroom_activity_id = ${classroomActivityId} AND visible
+    UNION ALL
+    SELECT 'concept' AS kind, id, uid FROM concepts WHERE uid = ANY(${conceptUids}::text[])`;
+  const sessionIdByUid = new Map(found.filter((row) => row.kind === 'session').map((row) => [row.uid, row.id]));
+  const conceptIdByUid = new Map(found.filter((row) => row.kind === 'concept').map((row) => [row.uid, row.id]));
+
+  const errors: FieldErrors = {};
+  references.forEach(({ activitySessionUid, conceptUid }, index) => {
+    if (activitySessionUid !== undefined && !sessionIdByUid.has(activitySessionUid))
+      addFieldError(errors, `conceptResults[${index}].activitySessionUid`, `is not a session of this classroom activity; got ${quote(activitySessionUid)}`);
+    if (conceptUid !== undefined && !conceptIdByUid.has(conceptUid))
+      addFieldError(errors, `conceptResults[${index}].conceptUid`, `is not a known concept; got ${quote(conceptUid)}`);
+  });
+  return { sessionIdByUid, conceptIdByUid, errors };
+}
+
+/** Maps every uid to its row, or fails with BAD_USER_INPUT naming every unknown one. */
+async function resolveReferences(tx: Tx, classroomActivityId: number, results: ConceptResultCommand[]): Promise<ConceptResultRow[]> {
+  if (results.length === 0) return [];
+  const { sessionIdByUid, conceptIdByUid, errors } = await lookUpReferences(tx, classroomActivityId, results);
+  if (Object.keys(errors).length > 0) throw badUserInput(errors);
+  return results.map((result) => {
+    const conceptId = conceptIdByUid.get(result.conceptUid)!;
+    return {
+      sessionId: sessionIdByUid.get(result.activitySessionUid)!,
+      conceptId,
+      questionType: result.questionType,
+      metadata: JSON.stringify(result.metadata),
+      fingerprint: conceptResultFingerprint(conceptId, result.questionType, result.metadata),
+    };
+  });
+}
+
+/** Reuses (and unlocks) the classroom's visible follow-up classroom activity in the same unit, else creates it. */
+async function assignFollowUp(tx: Tx, lesson: ClassroomActivity, followUpActivityId: number): Promise<ClassroomActivity> {
+  const existing = await tx.classroomActivity.findFirst({
+    where: { classroomId: lesson.classroomId, unitId: lesson.unitId, activityId: followUpActivityId, visible: true },
+    orderBy: { id: 'asc' },
+    select: { id: true },
+  });
+  if (existing) return tx.classroomActivity.update({ where: { id: existing.id }, data: { locked: false } });
+  return tx.classroomActivity.create({
+    data: {
+      classroomId: lesson.classroomId,
+      unitId: lesson.unitId,
+      activityId: followUpActivityId,
+      assignedStudentIds: lesson.assignedStudentIds,
+      assignOnJoin: lesson.assignOnJoin,
+      visible: true,
+      locked: false,
+      pinned: false,
+    },
+  });
+}

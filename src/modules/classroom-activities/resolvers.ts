@@ -1,0 +1,108 @@
+import { GraphQLError } from 'graphql';
+import type { ClassroomActivity as ClassroomActivityModel, Classroom as ClassroomModel, Unit as UnitModel, Concept as ConceptModel } from '../../generated/prisma/client.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import type { GraphQLContext } from '../../graphql/context.ts';
+import { badUserInput, notFound, type FieldErrors } from '../../graphql/errors.ts';
+import type { ConceptResultWithConcept, FinishLessonResult, SessionWithStudent } from '../../graphql/mappers.ts';
+import type { Strict } from '../../graphql/strict.ts';
+import type {
+  ActivitySessionResolvers,
+  ClassroomActivityResolvers,
+  ClassroomResolvers,
+  ConceptResolvers,
+  ConceptResultResolvers,
+  FinishLessonPayloadResolvers,
+  Resolvers,
+  UnitResolvers,
+} from '../../graphql/types.generated.ts';
+import { snakeCaseFields, withLegacyFieldNames } from '../../graphql/validation.ts';
+import { finishLesson, lookUpReferences } from './finish-lesson.ts';
+import { parseFinishLessonInput, parseLegacyFinishLessonBody, uidReferences, type FinishLessonCommand } from './finish-lesson.input.ts';
+import { findClassroomActivity, ownerOf, requireTeacherOf, unpinAndLock } from './service.ts';
+
+/**
+ * The classroom activity `id` if the viewer teaches its classroom, else null when unknown or hidden, or
+ * UNAUTHENTICATED / FORBIDDEN (404 → 401 → 403, SPEC §2). Its classroom, owner and unit came with it: they
+ * are handed to the loaders, so the fields that read them next cost no statement.
+ */
+async function readAsTeacher(ctx: GraphQLContext, id: string) {
+  const viewerId = ctx.viewer.kind === 'user' ? ctx.viewer.user.id : null;
+  const found = await findClassroomActivity(ctx.db, id, viewerId);
+  if (!found) return null;
+  const teacher = requireTeacherOf(ctx.viewer, found);
+  const { classroom: { teachers: _teachers, ...classroom }, unit, ...classroomActivity } = found;
+  ctx.loaders.classroomById.prime(classroom.id, classroom);
+  ctx.loaders.ownerByClassroomId.prime(classroom.id, ownerOf(found));
+  if (unit) ctx.loaders.unitById.prime(unit.id, unit);
+  return { classroomActivity, teacher };
+}
+
+async function teachersClassroomActivity(ctx: GraphQLContext, id: string) {
+  const found = await readAsTeacher(ctx, id);
+  if (!found) throw notFound();
+  return found;
+}
+
+/**
+ * A 422 names every offender (SPEC §4): when the input is malformed, the uids that name no visible
+ * session of this classroom activity, or no concept, are named along with the malformed fields.
+ */
+async function withUnknownUids(ctx: GraphQLContext, classroomActivityId: number, error: unknown, input: unknown, legacy: boolean): Promise<unknown> {
+  if (!(error instanceof GraphQLError) || error.extensions.code !== 'BAD_USER_INPUT') return error;
+  const references = uidReferences(input, legacy);
+  if (references.length === 0) return error;
+  const { errors } = await lookUpReferences(ctx.db, classroomActivityId, references);
+  if (Object.keys(errors).length === 0) return error;
+  return badUserInput({ ...(error.extensions.fields as FieldErrors), ...(legacy ? snakeCaseFields(errors) : errors) }, error.message);
+}
+
+/** Access is checked before the input (404, 401, 403, then 400/413/422). */
+async function finish(ctx: GraphQLContext, id: string, parse: () => FinishLessonCommand, input: unknown, legacy = false): Promise<FinishLessonResult> {
+  const { classroomActivity, teacher } = await teachersClassroomActivity(ctx, id);
+  let command: FinishLessonCommand;
+  try {
+    command = parse();
+  } catch (error) {
+    throw await withUnknownUids(ctx, classroomActivity.id, error, input, legacy);
+  }
+  const save = () =>
+    inTransaction(ctx.db, (tx) =>
+      finishLesson(tx, { classroomActivityId: classroomActivity.id, teacherId: teacher.id, command, appUrl: ctx.services.appUrl }),
+    );
+  return legacy ? withLegacyFieldNames(save) : save();
+}
+
+export const classroomActivityResolvers = {
+  Query: {
+    classroomActivity: async (_parent, { id }, ctx) => (await readAsTeacher(ctx, id))?.classroomActivity ?? null,
+  },
+  Mutation: {
+    finishLesson: (_parent, { id, input }, ctx) => finish(ctx, id, () => parseFinishLessonInput(input), input),
+    legacyFinishLesson: (_parent, { id, body }, ctx) => finish(ctx, id, () => parseLegacyFinishLessonBody(body), body, true),
+    unpinAndLock: async (_parent, { id }, ctx) => {
+      const { classroomActivity } = await teachersClassroomActivity(ctx, id);
+      return inTransaction(ctx.db, (tx) => unpinAndLock(tx, classroomActivity));
+    },
+  },
+  ClassroomActivity: {
+    activity: async (classroomActivity, _args, ctx) => (await ctx.loaders.activityById.load(classroomActivity.activityId))!,
+    classroom: async (classroomActivity, _args, ctx) => (await ctx.loaders.classroomById.load(classroomActivity.classroomId))!,
+    unit: (classroomActivity, _args, ctx) => (classroomActivity.unitId === null ? null : ctx.loaders.unitById.load(classroomActivity.unitId)),
+    studentNames: async (classroomActivity, _args, ctx) =>
+      (await ctx.loaders.sessionsByClassroomActivityId.load(classroomActivity.id)).map((session) => ({
+        activitySessionUid: session.uid,
+        name: session.student.name,
+      })),
+    sessions: (classroomActivity, _args, ctx) => ctx.loaders.sessionsByClassroomActivityId.load(classroomActivity.id),
+  } satisfies Strict<ClassroomActivityResolvers, ClassroomActivityModel>,
+  Classroom: {
+    teacher: (classroom, _args, ctx) => ctx.loaders.ownerByClassroomId.load(classroom.id),
+  } satisfies Strict<ClassroomResolvers, ClassroomModel>,
+  Unit: {} satisfies Strict<UnitResolvers, UnitModel>,
+  ActivitySession: {
+    conceptResults: (session, _args, ctx) => ctx.loaders.conceptResultsBySessionId.load(session.id),
+  } satisfies Strict<ActivitySessionResolvers, SessionWithStudent>,
+  ConceptResult: {} satisfies Strict<ConceptResultResolvers, ConceptResultWithConcept>,
+  Concept: {} satisfies Strict<ConceptResolvers, ConceptModel>,
+  FinishLessonPayload: {} satisfies Strict<FinishLessonPayloadResolvers, FinishLessonResult>,
+} satisfies Resolvers;
