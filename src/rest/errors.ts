@@ -1,0 +1,51 @@
+import type { FieldErrors } from '../graphql/errors.ts';
+import { NOT_FOUND_MESSAGE } from '../graphql/errors.ts';
+
+// GraphQL error codes → the legacy HTTP status and `meta` envelope (SPEC §3). Nothing else here.
+
+export type MetaStatus =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'payload_too_large'
+  | 'conflict'
+  | 'invalid'
+  | 'rate_limited'
+  | 'error'
+  | 'unavailable';
+
+export type ErrorEnvelope = { meta: { status: MetaStatus; message: string; errors: FieldErrors | null } };
+
+const byCode: Record<string, [number, MetaStatus]> = {
+  BAD_REQUEST: [400, 'bad_request'],
+  UNAUTHENTICATED: [401, 'unauthorized'],
+  FORBIDDEN: [403, 'forbidden'],
+  NOT_FOUND: [404, 'not_found'],
+  PAYLOAD_TOO_LARGE: [413, 'payload_too_large'],
+  CONFLICT: [409, 'conflict'],
+  BAD_USER_INPUT: [422, 'invalid'],
+  RATE_LIMITED: [429, 'rate_limited'],
+  UNAVAILABLE: [503, 'unavailable'],
+};
+
+const byStatus = Object.fromEntries(Object.values(byCode).map(([status, meta]) => [status, meta])) as Record<number, MetaStatus>;
+
+export function envelope(status: MetaStatus, message: string, errors: FieldErrors | null = null): ErrorEnvelope {
+  return { meta: { status, message, errors } };
+}
+
+/** A GraphQL error as the REST clients knew it. */
+export function fromGraphQLError(error: { message: string; extensions?: Record<string, unknown> }): { status: number; body: ErrorEnvelope } {
+  const known = byCode[String(error.extensions?.code)];
+  if (!known) return { status: 500, body: envelope('error', 'Something went wrong on our side') };
+  const [status, meta] = known;
+  const fields = (error.extensions?.fields as FieldErrors | undefined) ?? null;
+  return { status, body: envelope(meta, status === 404 ? NOT_FOUND_MESSAGE : error.message, fields) };
+}
+
+/** An HTTP-level failure (body too large, unknown path, ...) in the same envelope. */
+export function fromHttpStatus(status: number, message: string): ErrorEnvelope {
+  const meta = byStatus[status] ?? (status >= 500 ? 'error' : 'bad_request');
+  return envelope(meta, status === 404 ? NOT_FOUND_MESSAGE : status >= 500 && status !== 503 ? 'Something went wrong on our side' : message);
+}

@@ -1,0 +1,86 @@
+import type { ApolloServer } from '@apollo/server';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { GraphQLContext } from '../graphql/context.ts';
+import { isDatabaseUnavailable } from '../graphql/errors.ts';
+import { fromGraphQLError, fromHttpStatus } from './errors.ts';
+import { docsPage, openApiDocument } from './openapi.ts';
+import { routes, type RestRoute } from './routes.ts';
+
+export type RestOptions = {
+  apollo: ApolloServer<GraphQLContext>;
+  contextFor: (request: FastifyRequest) => Promise<GraphQLContext>;
+  bodyLimit: number;
+};
+
+/**
+ * Reads a body without judging it: JSON text becomes its value, anything else stays text, so that the
+ * resolver (after the 404/401/403 checks) answers 400 for a body that is not a JSON object.
+ */
+function parseLegacyJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    // JSON `null` is JSON but not an object (400): kept as text so that it cannot read as an absent body.
+    return JSON.parse(text) ?? text;
+  } catch {
+    return text;
+  }
+}
+
+const isForm = (request: FastifyRequest) => /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(request.headers['content-type'] ?? '');
+
+/** The lessons client posts finish_lesson as a form whose `json` field holds the JSON text. */
+function legacyBody(request: FastifyRequest): unknown {
+  if (!isForm(request)) return request.body;
+  const json = (request.body as Record<string, unknown> | undefined)?.json;
+  return typeof json === 'string' ? parseLegacyJson(json) ?? '' : '';
+}
+
+export async function restRoutes(app: FastifyInstance, { apollo, contextFor, bodyLimit }: RestOptions): Promise<void> {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => done(null, parseLegacyJson(text as string)));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, text, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(text as string))),
+  );
+  // Multipart is read whole, like every other body, so that BODY_LIMIT applies to it too (413); its text
+  // fields become the form. A body that is not valid multipart is a form without `json` (400, after access).
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request, buffer, done) => {
+    new Response(buffer as Buffer, { headers: { 'content-type': request.headers['content-type']! } })
+      .formData()
+      .then((form) => done(null, Object.fromEntries([...form.entries()].filter(([, value]) => typeof value === 'string'))))
+      .catch(() => done(null, {}));
+  });
+
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    if (isDatabaseUnavailable(error)) return reply.code(503).send(fromHttpStatus(503, 'The service is unavailable, try again shortly'));
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, 'unexpected error in a REST route');
+    return reply.code(status).send(fromHttpStatus(status, status === 413 ? `The body is larger than ${bodyLimit} bytes` : error.message));
+  });
+
+  // Their description, generated from the same table (openapi.ts).
+  const document = openApiDocument(routes);
+  const page = docsPage(document);
+  app.get('/openapi.json', (_request, reply) => reply.type('application/json; charset=utf-8').send(document));
+  app.get('/docs', (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+
+  for (const route of routes) {
+    app.route({
+      method: route.method,
+      url: route.url,
+      handler: async (request, reply) => {
+        const { status, body } = await run(route, request);
+        return reply.code(status).send(body);
+      },
+    });
+  }
+
+  async function run(route: RestRoute, request: FastifyRequest): Promise<{ status: number; body: unknown }> {
+    const variables = route.variables?.({ params: request.params as Record<string, string>, body: legacyBody(request) }) ?? {};
+    const response = await apollo.executeOperation({ query: route.operation, variables }, { contextValue: await contextFor(request) });
+    if (response.body.kind !== 'single') throw new Error('A stored operation answered incrementally');
+    const { data, errors } = response.body.singleResult;
+    if (errors?.length) return fromGraphQLError(errors[0]!);
+    const mapped = route.respond(data);
+    return mapped ? { status: mapped.status ?? 200, body: mapped.body } : fromGraphQLError({ message: '', extensions: { code: 'NOT_FOUND' } });
+  }
+}

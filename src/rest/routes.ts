@@ -1,0 +1,323 @@
+// The /api/v1 compatibility routes (SPEC §3): each one is a stored GraphQL operation, the variables it
+// takes from the request, and a mapper from the operation's data to the legacy body. No domain logic:
+// checks, rules and errors all come from the GraphQL resolvers.
+
+export type RestRequest = {
+  params: Record<string, string>;
+  /** The body as sent: parsed JSON, the raw text when it was not JSON, or undefined when empty. */
+  body: unknown;
+};
+
+/** `null` means the root field answered null: the resource does not exist (404). */
+export type RestResponse = { status?: number; body: unknown } | null;
+
+/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
+export type JsonSchema = Record<string, unknown>;
+
+/** What src/rest/openapi.ts needs to describe a route beyond its method, url and summary. */
+export type RouteDoc = {
+  /** Who may call it: anyone; anyone signed in; a teacher of the classroom; staff. */
+  access: 'anyone' | 'signed-in' | 'teacher' | 'staff';
+  /** What `:id` is, with an example that names a record of the demo data. */
+  id?: { description: string; example: string };
+  /** The JSON body, with an example that works on the demo data; `form`: also as a form with a `json` field. */
+  body?: { schema: JsonSchema; example: unknown; form?: boolean };
+  /** The 200 body. */
+  response: JsonSchema;
+  /** Error statuses besides 401 (a wrong token), 429, 500 and 503, which every route can answer. */
+  errors: (400 | 403 | 404 | 409 | 413 | 422)[];
+};
+
+export type RestRoute = {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  summary: string;
+  operation: string;
+  variables?: (request: RestRequest) => Record<string, unknown>;
+  respond: (data: any) => RestResponse;
+  doc: RouteDoc;
+};
+
+type LegacyActivity = {
+  id: string;
+  uid: string;
+  name: string;
+  description: string;
+  flags: string[];
+  data: unknown;
+  supportingInfo: string | null;
+  followUpActivityId: string | null;
+  classification: { id: string; key: string; name: string } | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+const legacyActivityFields = `id uid name description flags data supportingInfo followUpActivityId classification { id key name } createdAt updatedAt`;
+
+const success = (message: string | null = null) => ({ status: 'success', message, errors: null });
+
+/** The activity as the lessons client reads it: snake_case, numeric ids. */
+function legacyActivity(activity: LegacyActivity) {
+  return {
+    id: Number(activity.id),
+    uid: activity.uid,
+    name: activity.name,
+    description: activity.description,
+    flags: activity.flags,
+    data: activity.data,
+    supporting_info: activity.supportingInfo,
+    follow_up_activity_id: activity.followUpActivityId === null ? null : Number(activity.followUpActivityId),
+    classification: activity.classification && { ...activity.classification, id: Number(activity.classification.id) },
+    anonymous_path: `/activity_sessions/anonymous?activity_id=${activity.id}`,
+    created_at: activity.createdAt,
+    updated_at: activity.updatedAt,
+  };
+}
+
+const activityBody = (activity: LegacyActivity | null): RestResponse => activity && { body: { activity: legacyActivity(activity), meta: success() } };
+
+// JSON Schemas of the legacy bodies, for the OpenAPI document (src/rest/openapi.ts).
+const nullable = (schema: JsonSchema): JsonSchema => ({ ...schema, type: [schema.type, 'null'] });
+const object = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({ type: 'object', properties, required });
+const str: JsonSchema = { type: 'string' };
+const int: JsonSchema = { type: 'integer' };
+const successMeta = (message: JsonSchema = { type: 'null' }) =>
+  object({ status: { const: 'success' }, message, errors: { type: 'null' } });
+const activitySchema = object({
+  id: int,
+  uid: str,
+  name: str,
+  description: str,
+  flags: { type: 'array', items: str },
+  data: { type: 'object' },
+  supporting_info: nullable(str),
+  follow_up_activity_id: nullable(int),
+  classification: { oneOf: [object({ id: int, key: str, name: str }), { type: 'null' }] },
+  anonymous_path: str,
+  created_at: { type: 'string', format: 'date-time' },
+  updated_at: { type: 'string', format: 'date-time' },
+});
+const activityResponse = object({ activity: activitySchema, meta: successMeta() });
+const activityBodySchema = (required: string[]) =>
+  object(
+    {
+      activity: object(
+        {
+          uid: { type: 'string', description: '22 URL-safe base64 characters are generated when left out (create)' },
+          name: str,
+          description: str,
+          flags: { type: 'array', items: str, description: '["beta"] when left out or empty (create)' },
+          data: { type: 'object' },
+          supporting_info: nullable(str),
+          follow_up_activity_id: nullable(int),
+          classification_id: nullable(int),
+        },
+        required,
+      ),
+    },
+    ['activity'],
+  );
+const finishLessonBody = object(
+  {
+    follow_up: { type: 'boolean', description: "Assign the activity's follow-up activity to the classroom" },
+    edition_id: nullable(str),
+    concept_results: {
+      type: 'array',
+      maxItems: 10_000,
+      items: object(
+        {
+          activity_session_uid: { type: 'string', description: 'A visible session of this classroom activity' },
+          concept_uid: str,
+          question_type: str,
+          metadata: {
+            type: 'object',
+            properties: { correct: int, attemptNumber: int, questionNumber: int, directions: str, prompt: str, answer: str },
+            required: ['correct', 'attemptNumber', 'questionNumber'],
+          },
+          edition_id: nullable(str),
+        },
+        ['activity_session_uid', 'concept_uid', 'question_type', 'metadata'],
+      ),
+    },
+  },
+  [],
+);
+// `:id` as the documents describe it, with an example from the demo data (src/demo/seed.ts).
+const activityId = { description: "The activity's uid, else its numeric id", example: '-KsL6d9-ij4oM7qMUZFm' };
+const classroomActivityId = { description: "The classroom activity's numeric id", example: '100' };
+
+const id = ({ params }: RestRequest) => ({ id: params.id });
+const idAndBody = ({ params, body }: RestRequest) => ({ id: params.id, body });
+
+export const routes: RestRoute[] = [
+  {
+    method: 'GET',
+    url: '/activities/uids_and_flags',
+    summary: "Every activity's uid and first flag",
+    operation: `query UidsAndFlags { activityFlags { uid flag } }`,
+    respond: (data: { activityFlags: { uid: string; flag: string | null }[] }) => ({
+      body: Object.fromEntries(data.activityFlags.map(({ uid, flag }) => [uid, { flag }])),
+    }),
+    doc: {
+      access: 'anyone',
+      response: { type: 'object', additionalProperties: object({ flag: nullable(str) }), description: 'uid → its first flag' },
+      errors: [],
+    },
+  },
+  {
+    method: 'GET',
+    url: '/activities/:id',
+    summary: 'An activity, by uid or numeric id',
+    operation: `query Activity($id: ID!) { activity(id: $id) { ${legacyActivityFields} } }`,
+    variables: id,
+    respond: (data: { activity: LegacyActivity | null }) => activityBody(data.activity),
+    doc: { access: 'anyone', id: activityId, response: activityResponse, errors: [404] },
+  },
+  {
+    method: 'GET',
+    url: '/activities/:id/follow_up_activity_name_and_supporting_info',
+    summary: "The follow-up activity's name and the supporting-information link",
+    operation: `query FollowUpNameAndSupportingInfo($id: ID!) { activity(id: $id) { supportingInfo followUpActivity { name } } }`,
+    variables: id,
+    respond: (data: { activity: { supportingInfo: string | null; followUpActivity: { name: string } | null } | null }) =>
+      data.activity && {
+        body: { follow_up_activity_name: data.activity.followUpActivity?.name ?? null, supporting_info: data.activity.supportingInfo },
+      },
+    doc: {
+      access: 'anyone',
+      id: activityId,
+      response: object({ follow_up_activity_name: nullable(str), supporting_info: nullable(str) }),
+      errors: [404],
+    },
+  },
+  {
+    method: 'GET',
+    url: '/activities/:id/supporting_info',
+    summary: 'The supporting-information link',
+    operation: `query SupportingInfo($id: ID!) { activity(id: $id) { supportingInfo } }`,
+    variables: id,
+    respond: (data: { activity: { supportingInfo: string | null } | null }) => data.activity && { body: { supporting_info: data.activity.supportingInfo } },
+    doc: { access: 'anyone', id: activityId, response: object({ supporting_info: nullable(str) }), errors: [404] },
+  },
+  {
+    method: 'POST',
+    url: '/activities',
+    summary: 'Create an activity (staff)',
+    operation: `mutation CreateActivity($body: JSON) { activity: legacyCreateActivity(body: $body) { ${legacyActivityFields} } }`,
+    variables: ({ body }) => ({ body }),
+    respond: (data: { activity: LegacyActivity }) => activityBody(data.activity),
+    doc: {
+      access: 'staff',
+      body: {
+        schema: activityBodySchema(['name']),
+        example: { activity: { name: 'Subject-Verb Agreement', description: 'A new lesson.', flags: ['alpha'], data: {}, classification_id: 6 } },
+      },
+      response: activityResponse,
+      errors: [400, 403, 413, 422],
+    },
+  },
+  {
+    method: 'PUT',
+    url: '/activities/:id',
+    summary: 'Update an activity (staff)',
+    operation: `mutation UpdateActivity($id: ID!, $body: JSON) { activity: legacyUpdateActivity(id: $id, body: $body) { ${legacyActivityFields} } }`,
+    variables: idAndBody,
+    respond: (data: { activity: LegacyActivity }) => activityBody(data.activity),
+    doc: {
+      access: 'staff',
+      id: activityId,
+      body: { schema: activityBodySchema([]), example: { activity: { description: 'Build sentences whose parts match (updated).' } } },
+      response: activityResponse,
+      errors: [400, 403, 404, 413, 422],
+    },
+  },
+  {
+    method: 'DELETE',
+    url: '/activities/:id',
+    summary: 'Delete an activity (staff)',
+    operation: `mutation DeleteActivity($id: ID!) { deleteActivity(id: $id) { id } }`,
+    variables: id,
+    respond: () => ({ body: { meta: success('Activity Destroy Successful') } }),
+    doc: {
+      access: 'staff',
+      id: activityId,
+      response: object({ meta: successMeta({ const: 'Activity Destroy Successful' }) }),
+      errors: [403, 404],
+    },
+  },
+  {
+    method: 'POST',
+    url: '/published_edition',
+    summary: "Record the signed-in user's published customized lesson",
+    operation: `mutation PublishEdition { publishEdition { user { id } } }`,
+    respond: () => ({ body: {} }),
+    doc: { access: 'signed-in', response: { type: 'object', maxProperties: 0 }, errors: [] },
+  },
+  {
+    method: 'GET',
+    url: '/classroom_activities/:id/student_names',
+    summary: 'Session uid → student name, for the visible sessions (teacher)',
+    operation: `query StudentNames($id: ID!) { classroomActivity(id: $id) { studentNames { activitySessionUid name } } }`,
+    variables: id,
+    respond: (data: { classroomActivity: { studentNames: { activitySessionUid: string; name: string }[] } | null }) =>
+      data.classroomActivity && {
+        body: Object.fromEntries(data.classroomActivity.studentNames.map(({ activitySessionUid, name }) => [activitySessionUid, name])),
+      },
+    doc: {
+      access: 'teacher',
+      id: classroomActivityId,
+      response: { type: 'object', additionalProperties: str, description: 'session uid → student name' },
+      errors: [403, 404],
+    },
+  },
+  {
+    method: 'GET',
+    url: '/classroom_activities/:id/teacher_and_classroom_name',
+    summary: "The classroom owner's name and the classroom's name (teacher)",
+    operation: `query TeacherAndClassroomName($id: ID!) { classroomActivity(id: $id) { classroom { name teacher { name } } } }`,
+    variables: id,
+    respond: (data: { classroomActivity: { classroom: { name: string; teacher: { name: string } | null } } | null }) =>
+      data.classroomActivity && {
+        body: { teacher: data.classroomActivity.classroom.teacher?.name ?? null, classroom: data.classroomActivity.classroom.name },
+      },
+    doc: { access: 'teacher', id: classroomActivityId, response: object({ teacher: nullable(str), classroom: str }), errors: [403, 404] },
+  },
+  {
+    method: 'PUT',
+    url: '/classroom_activities/:id/unpin_and_lock_activity',
+    summary: 'Unpin and lock; answers the new pinned value (teacher)',
+    operation: `mutation UnpinAndLock($id: ID!) { unpinAndLock(id: $id) { pinned } }`,
+    variables: id,
+    respond: (data: { unpinAndLock: { pinned: boolean } }) => ({ body: data.unpinAndLock.pinned }),
+    doc: { access: 'teacher', id: classroomActivityId, response: { const: false }, errors: [403, 404] },
+  },
+  {
+    method: 'PUT',
+    url: '/classroom_activities/:id/finish_lesson',
+    summary: 'End the lesson (teacher); JSON or a form with a `json` field',
+    operation: `mutation FinishLesson($id: ID!, $body: JSON) { legacyFinishLesson(id: $id, body: $body) { followUpUrl } }`,
+    variables: idAndBody,
+    respond: (data: { legacyFinishLesson: { followUpUrl: string } }) => ({ body: { follow_up_url: data.legacyFinishLesson.followUpUrl } }),
+    doc: {
+      access: 'teacher',
+      id: classroomActivityId,
+      body: {
+        schema: finishLessonBody,
+        form: true,
+        example: {
+          follow_up: true,
+          concept_results: [
+            {
+              activity_session_uid: 'CzdnkJa649c3eZ-Ag8udAQ',
+              concept_uid: 'X37oyfiNxSphA34npOb-Ig',
+              question_type: 'lessons-slide',
+              metadata: { correct: 1, attemptNumber: 1, questionNumber: 1 },
+            },
+          ],
+        },
+      },
+      response: object({ follow_up_url: { type: 'string', format: 'uri' } }),
+      errors: [400, 403, 404, 409, 413, 422],
+    },
+  },
+];
