@@ -1,0 +1,92 @@
+import cors from '@fastify/cors';
+import { fastifyApolloHandler } from '@as-integrations/fastify';
+import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { DestinationStream } from 'pino';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { createContext } from './graphql/context.ts';
+import { rethrowUnavailable } from './graphql/errors.ts';
+import { createApollo } from './graphql/server.ts';
+import { registerHardening, noteViewer, type HardeningOptions, type Lifecycle } from './http/hardening.ts';
+import { playgroundRoutes, withPlayground } from './playground/plugin.ts';
+import { fromHttpStatus } from './rest/errors.ts';
+import { restRoutes } from './rest/plugin.ts';
+
+export type AppOptions = {
+  config: Config;
+  database: Database;
+  /** main's shutdown sets `draining` (503 from then on); tests may pass their own. */
+  lifecycle?: Lifecycle;
+  /** Where log lines go (default stdout): tests read them. */
+  logStream?: DestinationStream;
+  rateLimitStore?: HardeningOptions['rateLimitStore'];
+};
+
+/** Assembles Fastify, Apollo, the REST shim and the health routes. No logic of its own. */
+export async function buildApp({ config, database, lifecycle = { draining: false }, logStream, rateLimitStore }: AppOptions) {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      // Never a token: the Authorization header is not among the logged fields, and is redacted if it were.
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      ...(logStream ? { stream: logStream } : {}),
+    },
+    // One line per request instead, written at its end (src/http/hardening.ts).
+    logController: new LogController({ disableRequestLogging: true }),
+    // While draining, our own hook answers 503 in the `meta` envelope (Fastify's would not).
+    return503OnClosing: false,
+    bodyLimit: config.bodyLimit,
+    requestIdHeader: 'x-request-id',
+    // A path whose percent-encoding is not UTF-8 is refused before routing: in the REST envelope too.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
+      return (reply as FastifyReply).code(status).send(fromHttpStatus(status, status === 400 ? 'The URL is not valid: its percent-encoding is not UTF-8' : error.message));
+    },
+  });
+  // Set first: a route takes the error handler in force when it is declared (a 429 on /graphql needs it).
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, 'unexpected error');
+    return reply.code(status).send(fromHttpStatus(status, error.message));
+  });
+
+  // The lessons client calls PUT routes cross-origin: @fastify/cors allows only GET, HEAD and POST by default.
+  await app.register(cors, {
+    origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
+    credentials: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+  });
+  await registerHardening(app, { config, lifecycle, ...(rateLimitStore ? { rateLimitStore } : {}) });
+
+  const apollo = createApollo({ playground: config.playground, logger: app.log });
+  await apollo.start();
+  app.addHook('onClose', () => apollo.stop());
+
+  const services = { appUrl: config.appUrl };
+  const contextFor = async (request: FastifyRequest) => {
+    const context = await createContext(database, services, request.headers.authorization).catch(rethrowUnavailable);
+    noteViewer(request, context.viewer);
+    return context;
+  };
+
+  // A browser's GET /graphql gets the playground (when on); every other request is Apollo's.
+  const graphqlHandler = withPlayground(config.playground, fastifyApolloHandler(apollo, { context: contextFor }));
+  app.route({ url: '/graphql', method: ['GET', 'POST', 'OPTIONS'], handler: graphqlHandler });
+  await app.register(playgroundRoutes, { enabled: config.playground });
+  await app.register(restRoutes, { prefix: '/api/v1', apollo, contextFor, bodyLimit: config.bodyLimit });
+
+  app.get('/', (_request, reply) => reply.redirect('/graphql'));
+  app.get('/healthz', () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await database.ping();
+      return { status: 'ready' };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable' });
+    }
+  });
+
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send(fromHttpStatus(404, 'Not found')));
+
+  return app;
+}
