@@ -1,0 +1,137 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startCommand } from '../../scripts/start-command.mjs';
+import { freshServerDatabase } from '../kit/gateway.ts';
+
+// The real server, started as `npm start` starts it (the bundle in dist/), serves every face, and gets
+// SIGTERM while requests are in flight: they are answered, new connections are refused, and the process
+// exits 0 after closing the database.
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+async function startServer(): Promise<{ child: ChildProcess; port: number; exited: Promise<number | null>; output: () => string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'lgw-shutdown-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  const { DATABASE_URL: server, ...inherited } = process.env;
+  let databaseUrl = '';
+  if (server) {
+    const database = await freshServerDatabase(server, 'lgw_test_shutdown');
+    cleanups.push(database.drop);
+    databaseUrl = database.url;
+  }
+  const start = startCommand(root);
+  for (const [command, ...args] of start.steps) execFileSync(command === 'node' ? process.execPath : command!, args, { cwd: root });
+  const child = spawn(process.execPath, start.nodeArgs, {
+    cwd: root,
+    env: { ...inherited, PORT: '0', HOST: '127.0.0.1', DEMO_DATA: '1', LOG_LEVEL: 'info', DATA_DIR: join(dir, 'data'), DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  cleanups.push(async () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = /Lessons gateway on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (match) {
+        clearInterval(timer);
+        resolve(Number(match[1]));
+      } else if (child.exitCode !== null) {
+        clearInterval(timer);
+        reject(new Error(`The server did not start:\n${output}`));
+      }
+    }, 50);
+  });
+  return { child, port, exited, output: () => output };
+}
+
+/** Opens a connection and sends a request's head and the first part of its body: it is now in flight. */
+async function startRequest(port: number, body: string, cut: number): Promise<{ socket: Socket; finish: () => Promise<string> }> {
+  const socket = connect(port, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  let answer = '';
+  socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  socket.write(`POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, cut)}`);
+  return {
+    socket,
+    finish: async () => {
+      socket.write(body.slice(cut));
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      return answer;
+    },
+  };
+}
+
+const canConnect = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('npm start', () => {
+  it('serves GraphQL, REST, the docs and the playground from the bundle, on the demo data', async () => {
+    const { child, port, exited } = await startServer();
+    const base = `http://127.0.0.1:${port}`;
+    const rest = await fetch(`${base}/api/v1/activities/-KsL6d9-ij4oM7qMUZFm`);
+    expect(rest.status).toBe(200);
+    expect(((await rest.json()) as { activity: { uid: string } }).activity.uid).toBe('-KsL6d9-ij4oM7qMUZFm');
+    const graphql = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ activity(id: "-KsL6d9-ij4oM7qMUZFm") { name classification { key } } }' }),
+    });
+    expect(((await graphql.json()) as { data: { activity: { name: string } } }).data.activity.name).toEqual(expect.any(String));
+    expect((await fetch(`${base}/api/v1/docs`)).status).toBe(200);
+    const page = await fetch(`${base}/graphql`, { headers: { accept: 'text/html' } });
+    expect(await page.text()).toContain('playground/graphiql.js');
+    const script = await fetch(`${base}/playground/graphiql.js`);
+    expect(script.status).toBe(200);
+    expect((await script.text()).length).toBeGreaterThan(100_000);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 60_000);
+});
+
+describe('SIGTERM', () => {
+  it('finishes in-flight requests, refuses new connections, closes the database and exits 0', async () => {
+    const { child, port, exited, output } = await startServer();
+    const body = JSON.stringify({ query: 'query Slow { activities(first: 5) { totalCount edges { node { uid name } } } }' });
+    const first = await startRequest(port, body, 10);
+    const second = await startRequest(port, body, 30);
+    await sleep(300);
+
+    child.kill('SIGTERM');
+    await sleep(500);
+    expect(child.exitCode).toBeNull(); // still serving the two requests
+    expect(await canConnect(port)).toBe(false);
+
+    for (const request of [first, second]) {
+      const answer = await request.finish();
+      expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
+      expect(answer).toMatch(/connection: close/i);
+      expect(answer).toContain('"totalCount":3');
+    }
+    expect(await exited).toBe(0);
+    expect(output()).toMatch(/draining in-flight requests/);
+    expect(output()).toMatch(/"msg":"shut down"/);
+  }, 120_000);
+});

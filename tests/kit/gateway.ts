@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { buildApp, type AppOptions } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { openDatabase, type Database } from '../../src/db/client.ts';
+import { inTransaction } from '../../src/db/transaction.ts';
+import { importData } from '../../src/import/import-data.ts';
+import { fixture } from './fixture.ts';
+
+// The test kit: a gateway on a fresh database of its own, driven over HTTP (fastify.inject) as a client
+// would. With DATABASE_URL set, each gateway gets a new database on that server, dropped at close;
+// otherwise an embedded PGlite in memory.
+
+/** The nested classroom-activity query the lesson screen makes. */
+export const NESTED_CLASSROOM_ACTIVITY_QUERY = `query($id: ID!) {
+  classroomActivity(id: $id) {
+    classroom { teacher { name } }
+    unit { name }
+    studentNames { activitySessionUid name }
+    sessions { uid state student { name } conceptResults { concept { uid } questionType metadata } }
+  }
+}`;
+
+export type RestAnswer = { status: number; body: any; headers: Record<string, unknown>; text: string };
+export type GraphQLAnswer<T = any> = { status: number; data?: T; errors?: { message: string; path?: string[]; extensions?: Record<string, any> }[] };
+
+export type Gateway = {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  /** A database URL for this gateway's own database (PostgreSQL runs only). */
+  databaseUrl: string | undefined;
+  rest(method: InjectOptions['method'], path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string>; payload?: string | Buffer }): Promise<RestAnswer>;
+  graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GraphQLAnswer<T>>;
+  /** Empties every table, then loads `data` (the shared fixture by default). */
+  reset(data?: unknown): Promise<void>;
+  /** Every row of every table, as text: equal snapshots mean nothing changed. */
+  snapshot(): Promise<string>;
+  /** SQL statements sent so far. */
+  statements(): number;
+  close(): Promise<void>;
+};
+
+const tables = [
+  'concept_results', 'activity_sessions', 'classroom_activities', 'user_milestones', 'user_objectives', 'milestones', 'objectives',
+  'access_tokens', 'classrooms_teachers', 'concepts', 'activities', 'activity_classifications', 'units', 'classrooms', 'users',
+];
+
+/** A new, empty database on the server `serverUrl` names (connected to as admin), and how to drop it. */
+export async function freshServerDatabase(serverUrl: string, prefix = 'lgw_test'): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export async function startGateway(env: Record<string, string> = {}, appOptions: Omit<AppOptions, 'config' | 'database'> = {}): Promise<Gateway> {
+  const server = process.env.DATABASE_URL ? await freshServerDatabase(process.env.DATABASE_URL) : undefined;
+  // Tests fire many requests from one address: the rate limit is out of the way unless a test sets it.
+  const config = loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: '0', DATA_DIR: 'memory://', RATE_LIMIT_MAX: '1000000', DATABASE_URL: server?.url ?? '', ...env });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const app = await buildApp({ config, database, ...appOptions });
+  await app.ready();
+
+  const gateway: Gateway = {
+    app,
+    database,
+    config,
+    databaseUrl: server?.url,
+    async rest(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      let payload = options.payload;
+      if (options.body !== undefined) {
+        payload = JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await app.inject({ method, url: path, headers, ...(payload === undefined ? {} : { payload }) });
+      let body: unknown;
+      try {
+        body = response.body === '' ? undefined : JSON.parse(response.body);
+      } catch {
+        body = undefined;
+      }
+      return { status: response.statusCode, body, headers: response.headers, text: response.body };
+    },
+    async graphql(query, variables = {}, token) {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (token) headers.authorization = `Bearer ${token}`;
+      const response = await app.inject({ method: 'POST', url: '/graphql', headers, payload: JSON.stringify({ query, variables }) });
+      return { status: response.statusCode, ...JSON.parse(response.body) };
+    },
+    async reset(data = fixture()) {
+      await database.prisma.$executeRawUnsafe(`TRUNCATE ${tables.map((t) => `"${t}"`).join(', ')} RESTART IDENTITY CASCADE`);
+      await inTransaction(database.prisma, (tx) => importData(tx, data));
+    },
+    async snapshot() {
+      const parts: string[] = [];
+      for (const table of tables) {
+        const rows = await database.prisma.$queryRawUnsafe<unknown[]>(`SELECT to_jsonb(t)::text AS row FROM "${table}" t ORDER BY 1`);
+        parts.push(`${table}: ${JSON.stringify(rows)}`);
+      }
+      return parts.join('\n');
+    },
+    statements: () => database.statementCount(),
+    async close() {
+      await app.close();
+      await database.close();
+      await server?.drop();
+    },
+  };
+  return gateway;
+}
