@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+// The servers under test run as child processes (as in production: one Node process each), always on
+// 127.0.0.1. This file starts them, waits until they answer, watches their memory and stops them.
+
+export const HOST = '127.0.0.1';
+
+export type Server = {
+  name: string;
+  child: ChildProcess;
+  url: string;
+  /** Largest resident set seen so far, in MB (VmHWM, else the largest VmRSS sample). */
+  peakRssMb(): number | null;
+  /** Resident set now, in MB. */
+  rssMb(): number | null;
+  /** SIGTERM, then SIGKILL after `graceMs`; true when it had to be killed. */
+  stop(graceMs?: number): Promise<boolean>;
+};
+
+/** A port the OS says is free now; the child binds it a moment later (a race we accept on loopback). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, HOST, () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** kB values of /proc/<pid>/status (Linux only; null elsewhere or once the process is gone). */
+function procStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+export type StartOptions = {
+  name: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  port: number;
+  /** Answers 200 once the server is ready. */
+  readyPath: string;
+  readyTimeoutMs?: number;
+};
+
+export async function startServer({ name, args, env, cwd, port, readyPath, readyTimeoutMs = 60_000 }: StartOptions): Promise<Server> {
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Keep the last few lines of output: they explain a failed start.
+  let output = '';
+  const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-4_000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  let sampledPeakKb = 0;
+  const sampler = setInterval(() => {
+    sampledPeakKb = Math.max(sampledPeakKb, procStatusKb(child.pid!, 'VmRSS') ?? 0);
+  }, 250);
+  sampler.unref();
+
+  const url = `http://${HOST}:${port}`;
+  const server: Server = {
+    name,
+    child,
+    url,
+    rssMb() {
+      const kb = procStatusKb(child.pid!, 'VmRSS');
+      return kb === null ? null : Math.round(kb / 1024);
+    },
+    peakRssMb() {
+      const kb = procStatusKb(child.pid!, 'VmHWM') ?? (sampledPeakKb || null);
+      return kb === null ? null : Math.round(kb / 1024);
+    },
+    async stop(graceMs = 15_000) {
+      clearInterval(sampler);
+      if (child.exitCode !== null || child.signalCode !== null) return false;
+      child.kill('SIGTERM');
+      let killed = false;
+      const timer = setTimeout(() => {
+        killed = true;
+        child.kill('SIGKILL');
+      }, graceMs);
+      await exited;
+      clearTimeout(timer);
+      return killed;
+    },
+  };
+
+  const deadline = Date.now() + readyTimeoutMs;
+  let stopped: number | null | undefined;
+  void exited.then((code) => (stopped = code));
+  while (Date.now() < deadline) {
+    if (stopped !== undefined) throw new Error(`${name} exited (code ${stopped}) before it was ready:\n${output}`);
+    try {
+      const response = await fetch(`${url}${readyPath}`, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await server.stop();
+  throw new Error(`${name} was not ready within ${readyTimeoutMs} ms:\n${output}`);
+}
