@@ -34,17 +34,22 @@ async function main(): Promise<void> {
     stopping = true;
     lifecycle.draining = true;
     app.log.info({ signal }, 'shutting down: draining in-flight requests');
+    // Each step is logged with its duration, so a slow or failed shutdown says where it stopped.
+    const began = Date.now();
+    let step = 'closing the HTTP server';
     setTimeout(() => {
-      app.log.error('in-flight requests did not finish in time: exiting');
+      app.log.error({ step }, 'shutdown did not finish in time: exiting');
       process.exit(1);
     }, SHUTDOWN_GRACE_MS).unref();
     try {
       await app.close();
+      app.log.info({ ms: Date.now() - began }, 'HTTP server closed');
+      step = 'closing the database';
       await database.close();
-      app.log.info('shut down');
+      app.log.info({ ms: Date.now() - began }, 'shut down');
       process.exit(0);
     } catch (error) {
-      app.log.error({ err: error }, 'shutdown failed');
+      app.log.error({ err: error, step }, 'shutdown failed');
       process.exit(1);
     }
   };

@@ -89,7 +89,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('npm start', () => {
   it('serves GraphQL, REST, the docs and the playground from the bundle, on the demo data', async () => {
-    const { child, port, exited } = await startServer();
+    const { child, port, exited, output } = await startServer();
     const base = `http://127.0.0.1:${port}`;
     const rest = await fetch(`${base}/api/v1/activities/-KsL6d9-ij4oM7qMUZFm`);
     expect(rest.status).toBe(200);
@@ -107,7 +107,7 @@ describe('npm start', () => {
     expect(script.status).toBe(200);
     expect((await script.text()).length).toBeGreaterThan(100_000);
     child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await exited, output()).toBe(0);
   }, 60_000);
 });
 
