@@ -15,6 +15,8 @@ export type Server = {
   peakRssMb(): number | null;
   /** Resident set now, in MB. */
   rssMb(): number | null;
+  /** CPU time (user + system) used so far, in ms; 10 ms resolution. */
+  cpuMs(): number | null;
   /** SIGTERM, then SIGKILL after `graceMs`; true when it had to be killed. */
   stop(graceMs?: number): Promise<boolean>;
 };
@@ -36,6 +38,18 @@ function procStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
   try {
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** utime + stime of /proc/<pid>/stat, in ms (Linux only; the kernel counts in 100 Hz ticks). */
+function procCpuMs(pid: number): number | null {
+  try {
+    // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return null;
   }
@@ -75,6 +89,9 @@ export async function startServer({ name, args, env, cwd, port, readyPath, ready
     rssMb() {
       const kb = procStatusKb(child.pid!, 'VmRSS');
       return kb === null ? null : Math.round(kb / 1024);
+    },
+    cpuMs() {
+      return procCpuMs(child.pid!);
     },
     peakRssMb() {
       const kb = procStatusKb(child.pid!, 'VmHWM') ?? (sampledPeakKb || null);

@@ -11,6 +11,11 @@ export type CaseResult = {
   bench: BenchCase;
   load: LoadResult | null;
   statements: number | null;
+  /**
+   * The server's own CPU time per request under this load (ms): steadier than req/s on a shared machine,
+   * where autocannon and PostgreSQL take turns on the same cores.
+   */
+  cpuMsPerRequest: number | null;
   /** The server's peak resident set once the case was done (MB): which case raised it. */
   peakRssMb: number | null;
   /** Wrong answers, failed requests, a capped run: the numbers of such a case are not to be trusted. */
@@ -74,7 +79,7 @@ function table(rows: string[][]): string {
 
 export function printReport(results: CaseResult[], checks: Check[], peakRssMb: number | null): void {
   const baseline = results.find((r) => r.bench.server === 'baseline');
-  const rows = [['case', 'conns', 'requests', 'req/s', 'p50 ms', 'p99 ms', '× baseline', 'statements', 'peak RSS MB']];
+  const rows = [['case', 'conns', 'requests', 'req/s', 'p50 ms', 'p99 ms', '× baseline', 'statements', 'CPU ms/req', 'peak RSS MB']];
   for (const result of results) {
     const { load } = result;
     rows.push([
@@ -86,6 +91,7 @@ export function printReport(results: CaseResult[], checks: Check[], peakRssMb: n
       load ? String(load.p99Ms) : '-',
       ratioToBaseline(result, baseline)?.toFixed(2) ?? '-',
       result.statements === null ? '-' : String(result.statements),
+      result.cpuMsPerRequest === null ? '-' : result.cpuMsPerRequest.toFixed(3),
       result.peakRssMb === null ? '-' : String(result.peakRssMb),
     ]);
   }
@@ -114,13 +120,14 @@ export async function writeResults(file: string, results: CaseResult[], checks: 
       // Other work on the machine skews every number: the load average says how busy it was.
       loadAvg1m: round(loadavg()[0]!, 2),
     },
-    baseline: numbers(baseline?.load ?? null),
+    baseline: { ...numbers(baseline?.load ?? null), cpuMsPerRequest: baseline?.cpuMsPerRequest ?? null },
     cases: results
       .filter((r) => r.bench.server === 'gateway')
       .map((r) => ({
         name: r.bench.name,
         ...numbers(r.load),
         statements: r.statements,
+        cpuMsPerRequest: r.cpuMsPerRequest,
         ratioToBaseline: ratioToBaseline(r, baseline),
         connections: r.bench.connections,
         requests: r.load?.requests ?? 0,

@@ -151,7 +151,7 @@ async function measureCases(cases: BenchCase[], servers: Record<BenchCase['serve
   const results: CaseResult[] = [];
   for (const benchCase of cases) {
     const probe = benchCase.server === 'baseline' ? { statements: 1 } : statements.get(benchCase)!;
-    const result: CaseResult = { bench: benchCase, load: null, statements: 'statements' in probe ? probe.statements : null, peakRssMb: null, problems: [] };
+    const result: CaseResult = { bench: benchCase, load: null, statements: 'statements' in probe ? probe.statements : null, cpuMsPerRequest: null, peakRssMb: null, problems: [] };
     results.push(result);
     if ('problem' in probe) result.problems.push(`in-process request: ${probe.problem}`);
     const baseUrl = servers[benchCase.server].url;
@@ -162,7 +162,10 @@ async function measureCases(cases: BenchCase[], servers: Record<BenchCase['serve
       continue;
     }
     log(`${benchCase.name} …`);
+    const cpuBefore = servers[benchCase.server].cpuMs();
     result.load = await runLoad(benchCase, baseUrl, options);
+    const cpuAfter = servers[benchCase.server].cpuMs();
+    if (cpuBefore !== null && cpuAfter !== null && result.load.requests > 0) result.cpuMsPerRequest = Math.round(((cpuAfter - cpuBefore) / result.load.requests) * 1000) / 1000;
     result.peakRssMb = servers[benchCase.server].peakRssMb();
     if (result.load.failures > 0) result.problems.push(`${result.load.failures} of ${result.load.requests} requests failed (non-2xx, error or timeout)`);
     if (result.load.cappedAfterS) result.problems.push(`stopped by the ${result.load.cappedAfterS} s cap before all its requests were sent`);
