@@ -54,6 +54,9 @@ export function createApollo({ playground, logger }: { playground: boolean; logg
     validationRules: armor.validationRules,
     // A syntax error, or a document over the token limit, is GRAPHQL_PARSE_FAILED (HTTP 400).
     parseOptions: { maxTokens: graphqlLimits.maxTokens },
+    // Compact JSON: Apollo's default indents every answer, which costs CPU and bytes on each request
+    // (measured, README Performance); the playground and clients format answers themselves.
+    stringifyResult: (result) => JSON.stringify(result),
     allowBatchedHttpRequests: false,
     // Apollo's guard against documents whose fragments multiply into millions of selections.
     maxRecursiveSelections: true,

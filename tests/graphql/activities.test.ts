@@ -109,6 +109,14 @@ describe('Query.activity', () => {
     expect(byId.data.activity.name).toBe('Numeric uid');
   });
 
+  it('answers compact JSON over HTTP', async () => {
+    const response = await gateway.app.inject({ method: 'POST', url: '/graphql', payload: { query: ACTIVITY, variables: { id: uids.lesson } } });
+    expect(response.statusCode).toBe(200);
+    expect(response.body.startsWith('{"data":{"activity":{')).toBe(true);
+    expect(response.body).not.toContain('\n');
+    expect(JSON.parse(response.body).data.activity.uid).toBe(uids.lesson);
+  });
+
   it('is open to anonymous callers and signed-in users alike, but not to a wrong token', async () => {
     expect((await gateway.graphql(ACTIVITY, { id: uids.lesson }, tokens.student)).data.activity.uid).toBe(uids.lesson);
     const wrong = await gateway.graphql(ACTIVITY, { id: uids.lesson }, 'not-a-real-token-0123456789');
