@@ -1,9 +1,10 @@
 import type { Database, Db, SqlRead } from '../db/client.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import { resolveViewer } from '../auth/viewer.ts';
-import { createActivityLoaders } from '../modules/activities/loaders.ts';
-import { createClassroomActivityLoaders } from '../modules/classroom-activities/loaders.ts';
-import { createUserLoaders } from '../modules/users/loaders.ts';
+import { activityLoaders } from '../modules/activities/loaders.ts';
+import { classroomActivityLoaders } from '../modules/classroom-activities/loaders.ts';
+import { userLoaders } from '../modules/users/loaders.ts';
+import { loadersOnFirstUse } from './load.ts';
 
 export type Services = {
   /** Where follow-up links point (SPEC §4). */
@@ -20,13 +21,11 @@ export type GraphQLContext = {
   services: Services;
 };
 
-export function createLoaders(db: Db) {
-  return {
-    ...createActivityLoaders(db),
-    ...createClassroomActivityLoaders(db),
-    ...createUserLoaders(db),
-  };
-}
+export const createLoaders = loadersOnFirstUse({
+  ...activityLoaders,
+  ...classroomActivityLoaders,
+  ...userLoaders,
+});
 
 export async function createContext(database: Pick<Database, 'prisma' | 'read'>, services: Services, authorization: string | undefined): Promise<GraphQLContext> {
   const db = database.prisma;

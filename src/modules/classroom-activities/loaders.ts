@@ -3,20 +3,24 @@ import type { Db } from '../../db/client.ts';
 import type { ActivitySession, Classroom, Concept, ConceptResult, Unit, User } from '../../generated/prisma/client.ts';
 import { byKey, groupByKey } from '../../graphql/load.ts';
 
-export function createClassroomActivityLoaders(db: Db) {
-  return {
-    classroomById: new DataLoader<number, Classroom | null>(async (ids) =>
+/** Made on first use, per request (see loadersOnFirstUse). */
+export const classroomActivityLoaders = {
+  classroomById: (db: Db) =>
+    new DataLoader<number, Classroom | null>(async (ids) =>
       byKey(ids, await db.classroom.findMany({ where: { id: { in: [...ids] } } }), (row) => row.id),
     ),
-    ownerByClassroomId: new DataLoader<number, User | null>(async (classroomIds) => {
+  ownerByClassroomId: (db: Db) =>
+    new DataLoader<number, User | null>(async (classroomIds) => {
       const owners = await db.classroomTeacher.findMany({ where: { classroomId: { in: [...classroomIds] }, role: 'owner' }, include: { user: true } });
       return byKey(classroomIds, owners, (row) => row.classroomId).map((owner) => owner?.user ?? null);
     }),
-    unitById: new DataLoader<number, Unit | null>(async (ids) =>
+  unitById: (db: Db) =>
+    new DataLoader<number, Unit | null>(async (ids) =>
       byKey(ids, await db.unit.findMany({ where: { id: { in: [...ids] } } }), (row) => row.id),
     ),
-    /** Visible sessions with their students, in id order. */
-    sessionsByClassroomActivityId: new DataLoader<number, (ActivitySession & { student: User })[]>(async (ids) => {
+  /** Visible sessions with their students, in id order. */
+  sessionsByClassroomActivityId: (db: Db) =>
+    new DataLoader<number, (ActivitySession & { student: User })[]>(async (ids) => {
       const sessions = await db.activitySession.findMany({
         where: { classroomActivityId: { in: [...ids] }, visible: true },
         include: { student: true },
@@ -24,9 +28,9 @@ export function createClassroomActivityLoaders(db: Db) {
       });
       return groupByKey(ids, sessions, (row) => row.classroomActivityId);
     }),
-    conceptResultsBySessionId: new DataLoader<number, (ConceptResult & { concept: Concept })[]>(async (ids) => {
+  conceptResultsBySessionId: (db: Db) =>
+    new DataLoader<number, (ConceptResult & { concept: Concept })[]>(async (ids) => {
       const results = await db.conceptResult.findMany({ where: { activitySessionId: { in: [...ids] } }, include: { concept: true }, orderBy: { id: 'asc' } });
       return groupByKey(ids, results, (row) => row.activitySessionId);
     }),
-  };
-}
+};
