@@ -1,5 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
+import { isJsonTooDeepError } from './json.ts';
 
 // Every error a client may see is raised here, once, with its `extensions.code`; the REST shim only
 // translates codes to HTTP statuses (src/rest/errors.ts).
@@ -35,12 +36,20 @@ export const badUserInput = (fields: FieldErrors, message = 'Some fields are inv
 
 /** Adds `message` to `fields[path]`. */
 export function addFieldError(fields: FieldErrors, path: string, message: string): void {
-  (fields[path] ??= []).push(message);
+  const messages = (fields[path] ??= []);
+  // Two rules may find the same fault (a metadata string is checked by its own rule and as JSON).
+  if (!messages.includes(message)) messages.push(message);
 }
 
 /** Quotes a value for an error message, shortened so a huge input cannot make a huge answer. */
 export function quote(value: unknown): string {
-  const text = value === undefined ? 'undefined' : JSON.stringify(value) ?? String(value);
+  let text: string;
+  try {
+    text = value === undefined ? 'undefined' : JSON.stringify(value) ?? String(value);
+  } catch {
+    // Nested too deep for JSON.stringify's stack: not worth quoting.
+    text = Array.isArray(value) ? '[...]' : '{...}';
+  }
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
@@ -82,9 +91,17 @@ export type ErrorLogger = (error: unknown) => void;
 
 const TOO_MANY_VARIABLE_ERRORS = 'Too many errors processing variables, error limit reached';
 
+// Read by shape: Apollo and graphql-tools load graphql-js's CommonJS build, this module its ESM build, so
+// their GraphQLError classes differ and `instanceof` cannot tell.
+const codeOf = (error: unknown): unknown => (error as { extensions?: { code?: unknown } } | undefined)?.extensions?.code;
+
 /** Apollo's formatError: keeps client errors, masks everything else (and logs it). */
 export function formatErrorFor(logUnexpected: ErrorLogger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    // A JSON literal too deep fails validation (src/graphql/json.ts); Apollo renames its code, the client's input is what is wrong.
+    if (formatted.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' && isJsonTooDeepError((error as GraphQLError).originalError)) {
+      return { ...formatted, extensions: { code: ErrorCode.BAD_USER_INPUT } };
+    }
     const code = formatted.extensions?.code;
     if (typeof code === 'string' && clientCodes.has(code) && code !== ErrorCode.INTERNAL_SERVER_ERROR) {
       const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
@@ -93,8 +110,11 @@ export function formatErrorFor(logUnexpected: ErrorLogger) {
     const original = unwrapResolverError(error);
     // graphql-js gives up on a variable after 50 coercion errors with an error that carries no code: the
     // client's input is still what is wrong (a list of 60 strings where objects belong is not a 500).
-    if (formatted.message.startsWith(TOO_MANY_VARIABLE_ERRORS) && formatted.path === undefined) {
-      return { message: formatted.message, extensions: { code: ErrorCode.BAD_USER_INPUT } };
+    // A literal whose variables make it invalid is found only while executing (graphql-js's valueFromAST
+    // drops the scalar's reason): still the client's input (a JSON value too deep, src/graphql/json.ts).
+    const invalidArgument = /^Argument "\w+" has invalid value /.test(formatted.message) && codeOf(original) === undefined;
+    if ((formatted.message.startsWith(TOO_MANY_VARIABLE_ERRORS) && formatted.path === undefined) || invalidArgument) {
+      return { message: formatted.message, path: formatted.path, extensions: { code: ErrorCode.BAD_USER_INPUT } };
     }
     if (isDatabaseUnavailable(original)) {
       return { message: UNAVAILABLE_MESSAGE, path: formatted.path, extensions: { code: ErrorCode.UNAVAILABLE } };

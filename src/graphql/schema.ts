@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { DateTimeResolver, JSONObjectResolver, JSONResolver } from 'graphql-scalars';
+import { DateTimeResolver } from 'graphql-scalars';
 import { activityResolvers } from '../modules/activities/resolvers.ts';
 import { classroomActivityResolvers } from '../modules/classroom-activities/resolvers.ts';
 import { milestoneResolvers } from '../modules/milestones/resolvers.ts';
 import { userResolvers } from '../modules/users/resolvers.ts';
 import { projectRoot } from '../paths.ts';
+import { JSONObjectScalar, JSONScalar } from './json.ts';
 
 export const schemaPath = join(projectRoot, 'schema.graphql');
 
@@ -14,7 +15,7 @@ export function buildSchema() {
   return makeExecutableSchema({
     typeDefs: readFileSync(schemaPath, 'utf8'),
     resolvers: [
-      { DateTime: DateTimeResolver, JSON: JSONResolver, JSONObject: JSONObjectResolver },
+      { DateTime: DateTimeResolver, JSON: JSONScalar, JSONObject: JSONObjectScalar },
       // The database stores these enums in lower case (codegen.ts `enumValues` says the same).
       { ActivitySessionState: { UNSTARTED: 'unstarted', STARTED: 'started', FINISHED: 'finished' } },
       { UserRole: { TEACHER: 'teacher', STUDENT: 'student', STAFF: 'staff' } },

@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { z } from 'zod';
 import { addFieldError, badRequest, badUserInput, quote, type FieldErrors } from './errors.ts';
+import { isStorableText, jsonProblems, UNSTORABLE } from './json.ts';
 
 // zod at the edge: shared field rules and the translation of zod issues into BAD_USER_INPUT fields.
 
@@ -8,27 +9,21 @@ import { addFieldError, badRequest, badUserInput, quote, type FieldErrors } from
 export const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === null ? undefined : value), schema.optional());
 
-/** PostgreSQL text and jsonb cannot hold a NUL character, and jsonb no unpaired UTF-16 surrogate. */
-export const isStorableText = (value: string) => !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
-const UNSTORABLE = 'must not contain a NUL character or an unpaired surrogate';
+/** Text PostgreSQL can store. */
+export const storableText = z.string().refine(isStorableText, UNSTORABLE);
 
 /** Not blank; kept as sent (a uid with spaces is its own uid, not a trimmed other one). */
 export const nonEmptyString = z.string().refine((value) => value.trim() !== '', 'must not be blank').refine(isStorableText, UNSTORABLE);
 
-/** For a JSON value about to be stored: names every key and string in it that PostgreSQL cannot hold. */
-export function refineStorableJson(value: unknown, ctx: z.RefinementCtx, path: PropertyKey[] = []): void {
-  if (typeof value === 'string') {
-    if (!isStorableText(value)) ctx.addIssue({ code: 'custom', message: UNSTORABLE, path, input: value });
-  } else if (Array.isArray(value)) {
-    value.forEach((item, index) => refineStorableJson(item, ctx, [...path, index]));
-  } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      if (!isStorableText(key)) ctx.addIssue({ code: 'custom', message: `key ${UNSTORABLE}`, path: [...path, key], input: key });
-      refineStorableJson(item, ctx, [...path, key]);
-    }
+/** For a JSON value about to be stored: too deep, or holding keys and strings PostgreSQL cannot store (src/graphql/json.ts). */
+export function refineStorableJson(value: unknown, ctx: z.RefinementCtx): void {
+  for (const problem of jsonProblems(value)) {
+    // A value too deep is not quoted: it is the value itself, and not worth printing.
+    ctx.addIssue({ code: 'custom', message: problem.message, path: problem.path, input: problem.input, params: { quote: problem.input !== undefined } });
   }
 }
-export const jsonObject = z.record(z.string(), z.unknown());
+/** A JSON object a client sends, checked before it is stored. */
+export const jsonObject = z.record(z.string(), z.unknown()).superRefine(refineStorableJson);
 
 /** A numeric id as GraphQL (string) or REST (number) sends it. */
 export const numericId = z.union([z.number().int(), z.string().regex(/^\d+$/, 'must be a numeric id').transform(Number)]).pipe(
@@ -51,8 +46,12 @@ export function zodFieldErrors(error: z.ZodError): FieldErrors {
   const fields: FieldErrors = {};
   for (const issue of error.issues) {
     const input = (issue as { input?: unknown }).input;
-    const message =
-      issue.code === 'invalid_type' && input === undefined ? 'is required' : `${issue.message}; got ${quote(input)}`;
+    const unquoted = issue.code === 'custom' && issue.params?.quote === false;
+    const message = unquoted
+      ? issue.message
+      : issue.code === 'invalid_type' && input === undefined
+        ? 'is required'
+        : `${issue.message}; got ${quote(input)}`;
     addFieldError(fields, formatPath(issue.path) || 'body', message);
   }
   return fields;

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { jsonObject } from '../graphql/validation.ts';
 
 // The import file format of SPEC §6. Every list is optional; ids are the records' own.
 
 const id = z.number().int().min(1).max(2_147_483_647);
 const text = z.string().min(1);
-const json = z.record(z.string(), z.unknown());
+// Checked as a client's JSON is: at most 32 levels deep, strings PostgreSQL can store (src/graphql/json.ts).
+const json = jsonObject;
 const date = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 

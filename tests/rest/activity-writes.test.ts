@@ -166,6 +166,17 @@ describe('POST /api/v1/activities', () => {
     expect(text.body).toEqual(badRequestBody);
   });
 
+  it.each([
+    ['no activity', {}],
+    ['an activity of null', { activity: null }],
+    ['an activity that is a string', { activity: 'x' }],
+  ])('answers 422 naming activity to a body with %s, and changes nothing', async (_what, body) => {
+    const answer = await rejected('POST', '/api/v1/activities', { token: tokens.staff, body });
+
+    expect(answer.status, answer.text).toBe(422);
+    expect(Object.keys(answer.body.meta.errors)).toEqual(['activity']);
+  });
+
   it('answers 401 to an anonymous caller, and changes nothing', async () => {
     const answer = await rejected('POST', '/api/v1/activities', { body: { activity: { name: 'Appositives' } } });
 
@@ -306,6 +317,25 @@ describe('PUT /api/v1/activities/:id', () => {
 
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual(badRequestBody);
+  });
+
+  it.each([
+    ['no activity', {}, 'is required'],
+    ['an activity of null', { activity: null }, 'is required'],
+    ['an activity that is a string', { activity: 'x' }, '"x"'],
+    ['an activity that is a list', { activity: [{ name: 'x' }] }, 'must be an object'],
+  ])('answers 422 naming activity to a body with %s, and changes nothing', async (_what, body, message) => {
+    const answer = await rejected('PUT', `/api/v1/activities/${uids.lesson}`, { token: tokens.staff, body });
+
+    expect(answer.status, answer.text).toBe(422);
+    expect(answer.body).toEqual(errorBody('invalid', expect.any(String), { activity: [expect.stringContaining(message)] }));
+  });
+
+  it('answers 422 naming activity to an empty body (an empty body counts as {})', async () => {
+    const answer = await rejected('PUT', `/api/v1/activities/${uids.lesson}`, { token: tokens.staff });
+
+    expect(answer.status, answer.text).toBe(422);
+    expect(Object.keys(answer.body.meta.errors)).toEqual(['activity']);
   });
 
   it('answers 403 to a teacher before looking at the body', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { badUserInput, quote } from '../../graphql/errors.ts';
 import { jsonObject, nonEmptyString, numericId, optional, parseInput, requireJsonObject } from '../../graphql/validation.ts';
 
 // What an activity write may say, once for both faces: GraphQL's camelCase input and the legacy
@@ -42,10 +43,15 @@ const legacyActivity = (required: boolean) =>
     .object(Object.fromEntries(Object.entries(legacyKeys).map(([legacy, key]) => [legacy, key === 'name' && required ? newActivityFields.shape.name : fields[key]])))
     .transform((legacy) => Object.fromEntries(Object.entries(legacy).map(([key, value]) => [legacyKeys[key as keyof typeof legacyKeys], value])));
 
-/** The legacy body: `{"activity": {...}}`. Errors name the activity's own keys (`uid`, `supporting_info`). */
+/**
+ * The legacy body: `{"activity": {...}}`, the object required (`{}`, `{"activity": null}` and
+ * `{"activity": "x"}` are 422 naming `activity`). Other errors name the activity's own keys (`uid`, `supporting_info`).
+ */
 function legacyActivityOf(body: unknown): unknown {
   const activity = requireJsonObject(body).activity;
-  return activity === undefined || activity === null ? {} : activity;
+  if (activity === undefined || activity === null) throw badUserInput({ activity: ['is required: an object with the activity\'s fields'] });
+  if (typeof activity !== 'object' || Array.isArray(activity)) throw badUserInput({ activity: [`must be an object; got ${quote(activity)}`] });
+  return activity;
 }
 
 export const parseLegacyNewActivity = (body: unknown): NewActivityFields =>

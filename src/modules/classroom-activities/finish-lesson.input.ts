@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { payloadTooLarge } from '../../graphql/errors.ts';
-import { jsonObject, nonEmptyString, optional, parseInput, refineStorableJson, requireJsonObject } from '../../graphql/validation.ts';
+import { jsonObject, nonEmptyString, optional, parseInput, refineStorableJson, requireJsonObject, storableText } from '../../graphql/validation.ts';
 import type { FinishLessonInput } from '../../graphql/types.generated.ts';
 import type { UidReference } from './finish-lesson.ts';
 
@@ -28,9 +28,9 @@ const metadataFields = {
   correct: z.number().int(),
   attemptNumber: z.number().int(),
   questionNumber: z.number().int(),
-  directions: optional(z.string()),
-  prompt: optional(z.string()),
-  answer: optional(z.string()),
+  directions: optional(storableText),
+  prompt: optional(storableText),
+  answer: optional(storableText),
 };
 
 function checkCount(conceptResults: unknown): void {
@@ -57,7 +57,7 @@ const graphqlInput = z.object({
         conceptUid: nonEmptyString,
         questionType: nonEmptyString,
         editionId: optional(nonEmptyString),
-        metadata: z.object({ ...metadataFields, extra: optional(jsonObject) }).superRefine((metadata, ctx) => refineStorableJson(metadata, ctx)).transform(({ extra, ...known }) => ({ ...extra, ...dropUndefined(known) })),
+        metadata: z.object({ ...metadataFields, extra: optional(jsonObject) }).transform(({ extra, ...known }) => ({ ...extra, ...dropUndefined(known) })),
       }),
     ),
   ),
@@ -82,7 +82,7 @@ const legacyBody = z.object({
           edition_id: optional(nonEmptyString),
           // Other metadata keys are kept as given.
           // PostgreSQL cannot store every string JSON can carry: those are named too (422, not a 500).
-          metadata: z.looseObject(metadataFields).superRefine((metadata, ctx) => refineStorableJson(metadata, ctx)).transform(dropUndefined),
+          metadata: z.looseObject(metadataFields).superRefine(refineStorableJson).transform(dropUndefined),
         })
         .transform((result) => ({
           activitySessionUid: result.activity_session_uid,
