@@ -48,11 +48,21 @@ export function demoData(teacherToken: string, staffToken: string) {
   };
 }
 
+// Any constant other than the migration lock's (src/db/migrate.ts): instances starting at once on an empty
+// database take it in turn, so the first loads the demo data and the others then find its users.
+const DEMO_DATA_LOCK_KEY = 72_707_370;
+
 /** On a database with no users at all, loads the demo data and returns the tokens to print. */
 export async function seedDemoData(db: Db): Promise<{ teacherToken: string; staffToken: string; classroomActivityId: number } | null> {
-  if ((await db.user.count()) > 0) return null;
   const teacherToken = newToken();
   const staffToken = newToken();
-  await inTransaction(db, (tx) => importData(tx, demoData(teacherToken, staffToken)));
-  return { teacherToken, staffToken, classroomActivityId: DEMO_CLASSROOM_ACTIVITY_ID };
+  const loaded = await inTransaction(db, async (tx) => {
+    // The check and the load under one lock, held until commit: a second instance waits here, and its
+    // count (a new snapshot, read committed) sees the users the first committed.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${DEMO_DATA_LOCK_KEY})`;
+    if ((await tx.user.count()) > 0) return false;
+    await importData(tx, demoData(teacherToken, staffToken));
+    return true;
+  });
+  return loaded ? { teacherToken, staffToken, classroomActivityId: DEMO_CLASSROOM_ACTIVITY_ID } : null;
 }
