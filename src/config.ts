@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The one place that reads process.env: every setting of SPEC §6, validated at start.
+// The one place that reads process.env: every setting (docs/contract.md, Running it), validated at start.
 
 const sizeInBytes = z
   .string()
@@ -14,7 +14,7 @@ const sizeInBytes = z
   .refine((bytes) => bytes > 0, 'must be more than 0');
 
 // A duration: milliseconds, or a number with a unit (`1 minute`, `30s`, `2 hours`).
-const duration = z
+const durationMs = z
   .string()
   .trim()
   .regex(/^\d+\s*(ms|s|sec|seconds?|m|min|minutes?|h|hours?)?$/i, 'expected milliseconds, or a number with a unit (e.g. 1 minute, 30s)')
@@ -23,8 +23,10 @@ const duration = z
     const unit = match[2]!.toLowerCase();
     const factor = unit === '' || unit === 'ms' ? 1 : unit.startsWith('s') ? 1_000 : unit.startsWith('m') ? 60_000 : 3_600_000;
     return Number(match[1]) * factor;
-  })
-  .refine((ms) => ms >= 1_000 && ms <= 86_400_000, 'must be from 1 second to 24 hours');
+  });
+const duration = durationMs.refine((ms) => ms >= 1_000 && ms <= 86_400_000, 'must be from 1 second to 24 hours');
+// An HTTP timeout (same syntax): never 0, which Node reads as "no timeout".
+const timeout = durationMs.refine((ms) => ms >= 100 && ms <= 3_600_000, 'must be from 100 ms to 1 hour');
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
 
@@ -44,9 +46,20 @@ const envSchema = z.object({
   CORS_ORIGINS: z
     .string()
     .default('')
-    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.url({ protocol: /^https?$/ }).transform((origin) => origin.replace(/\/+$/, '')))),
   BODY_LIMIT: sizeInBytes.default(5 * 1024 * 1024),
+  HEADERS_TIMEOUT: timeout.default(10_000),
+  REQUEST_TIMEOUT: timeout.default(30_000),
+  KEEP_ALIVE_TIMEOUT: timeout.default(5_000),
+  // 16,000: room for 10,000 subscriptions beside plain HTTP, yet under a 20,000 open-file limit with room
+  // left for the database pool, Redis and files (README, Configuration).
+  MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(16_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PLAYGROUND: flag.optional(),
@@ -59,6 +72,11 @@ const envSchema = z.object({
     .regex(/^rediss?:\/\//, 'expected a redis:// (or rediss://) URL')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  // Admission of large bodies (src/http/admission.ts); the defaults are sized in the README, Limits.
+  ADMISSION_BYTES: sizeInBytes.default(10 * 1024 * 1024),
+  ADMISSION_QUEUE: z.coerce.number().int().min(0).max(100_000).default(100),
+  ADMISSION_QUEUE_TIMEOUT: duration.default(15_000),
+  ADMISSION_THRESHOLD: sizeInBytes.default(64 * 1024),
 });
 
 export type Config = {
@@ -69,6 +87,14 @@ export type Config = {
   appUrl: string;
   corsOrigins: string[];
   bodyLimit: number;
+  /** A request's headers must arrive within this (408 and closed otherwise); also a new connection's first request. */
+  headersTimeoutMs: number;
+  /** A whole request, headers and body, must arrive within this (408 and closed otherwise). */
+  requestTimeoutMs: number;
+  /** An idle kept-alive connection is closed this long after its last answer. */
+  keepAliveTimeoutMs: number;
+  /** Connections open at once; those beyond are closed as soon as they are accepted. */
+  maxConnections: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   production: boolean;
   /** Playground and introspection: on in development, off in production unless PLAYGROUND=1. */
@@ -79,6 +105,14 @@ export type Config = {
   rateLimitWindowMs: number;
   /** Where instances share the rate-limit counters; unset: each instance counts in memory. */
   rateLimitRedisUrl: string | undefined;
+  /** Bytes of large bodies worked on at once; more wait in a queue (README, Limits). */
+  admissionBytes: number;
+  /** Large requests that may wait for room; more are 503 at once. */
+  admissionQueue: number;
+  /** How long one may wait before it is 503. */
+  admissionQueueTimeoutMs: number;
+  /** Bodies up to this size are not counted (nor queued). */
+  admissionThreshold: number;
 };
 
 export class ConfigError extends Error {}
@@ -93,6 +127,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  // Node refuses to create a server whose headers timeout is longer than its request timeout.
+  if (e.HEADERS_TIMEOUT > e.REQUEST_TIMEOUT) {
+    throw new ConfigError(
+      `Invalid configuration:\n  HEADERS_TIMEOUT (${e.HEADERS_TIMEOUT} ms) must not be longer than REQUEST_TIMEOUT (${e.REQUEST_TIMEOUT} ms)`,
+    );
+  }
+  // Every body the body limit lets through must fit the budget (else it could only time out), and a
+  // request must leave the queue before Node's request timeout ends it while its body is unread.
+  if (e.ADMISSION_BYTES < e.BODY_LIMIT) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ADMISSION_BYTES (${e.ADMISSION_BYTES} bytes) must not be less than BODY_LIMIT (${e.BODY_LIMIT} bytes)`,
+    );
+  }
+  if (e.ADMISSION_QUEUE_TIMEOUT >= e.REQUEST_TIMEOUT) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ADMISSION_QUEUE_TIMEOUT (${e.ADMISSION_QUEUE_TIMEOUT} ms) must be shorter than REQUEST_TIMEOUT (${e.REQUEST_TIMEOUT} ms)`,
+    );
+  }
   const production = e.NODE_ENV === 'production';
   return {
     port: e.PORT,
@@ -102,6 +154,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrl: e.APP_URL,
     corsOrigins: e.CORS_ORIGINS,
     bodyLimit: e.BODY_LIMIT,
+    headersTimeoutMs: e.HEADERS_TIMEOUT,
+    requestTimeoutMs: e.REQUEST_TIMEOUT,
+    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT,
+    maxConnections: e.MAX_CONNECTIONS,
     logLevel: e.LOG_LEVEL,
     production,
     playground: e.PLAYGROUND ?? !production,
@@ -109,5 +165,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitMax: e.RATE_LIMIT_MAX,
     rateLimitWindowMs: e.RATE_LIMIT_WINDOW,
     rateLimitRedisUrl: e.RATE_LIMIT_REDIS_URL,
+    admissionBytes: e.ADMISSION_BYTES,
+    admissionQueue: e.ADMISSION_QUEUE,
+    admissionQueueTimeoutMs: e.ADMISSION_QUEUE_TIMEOUT,
+    admissionThreshold: e.ADMISSION_THRESHOLD,
   };
 }

@@ -6,9 +6,10 @@ import { Redis } from 'ioredis';
 import type { Viewer } from '../auth/viewer.ts';
 import type { Config } from '../config.ts';
 import { fromHttpStatus } from '../rest/errors.ts';
+import { registerAdmission } from './admission.ts';
 
 // What every request meets before its route: security headers, the rate limit, the drain at shutdown,
-// and the one log line per request (SECURITY.md describes them).
+// admission of large bodies, and the one log line per request (SECURITY.md describes them).
 
 /** Shared between main (which starts the drain) and the app (which answers 503 while it lasts). */
 export type Lifecycle = { draining: boolean };
@@ -41,7 +42,8 @@ export function noteViewer(request: FastifyRequest, viewer: Viewer): void {
  */
 export function rateLimitKey(request: FastifyRequest): string {
   const authorization = request.headers.authorization;
-  if (authorization && authorization.trim() !== '') return `auth:${createHash('sha256').update(authorization.trim(), 'utf8').digest('hex').slice(0, 32)}`;
+  if (authorization && authorization.trim() !== '')
+    return `auth:${createHash('sha256').update(authorization.trim(), 'utf8').digest('hex').slice(0, 32)}`;
   return `ip:${request.ip}`;
 }
 
@@ -101,6 +103,17 @@ export async function registerHardening(app: FastifyInstance, { config, lifecycl
     ...(rateLimitStore ?? sharedRateLimitStore(app, config)),
   });
 
+  // Large bodies share a budget of bytes, in a bounded queue (src/http/admission.ts). Its hook runs after
+  // the rate limit and the drain, so that a request they refuse never takes room.
+  const admission = {
+    budget: config.admissionBytes,
+    queue: config.admissionQueue,
+    queueTimeoutMs: config.admissionQueueTimeoutMs,
+    threshold: config.admissionThreshold,
+    bodyLimit: config.bodyLimit,
+  };
+  registerAdmission(app, admission, (request) => probes.has(request.routeOptions.url ?? ''));
+
   // One line per request, after its answer: who, what, how it went. Never a header, a body or a URL's
   // query: the route pattern and the operation name say what was asked.
   app.addHook('onResponse', async (request, reply) => {
@@ -125,7 +138,12 @@ export async function registerHardening(app: FastifyInstance, { config, lifecycl
  */
 function sharedRateLimitStore(app: FastifyInstance, config: Config): HardeningOptions['rateLimitStore'] {
   if (!config.rateLimitRedisUrl) return {};
-  const redis = new Redis(config.rateLimitRedisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 500 });
+  const redis = new Redis(config.rateLimitRedisUrl, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2_000,
+    commandTimeout: 500,
+  });
   let reported = false;
   redis.on('error', (error: Error) => {
     if (!reported) app.log.warn({ err: error }, 'rate-limit store (Redis) unreachable: requests are not limited until it is back');

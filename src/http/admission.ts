@@ -1,0 +1,108 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fromHttpStatus } from '../rest/errors.ts';
+
+// Admission control for large bodies (README, Limits): a request's memory grows with its body (parsed,
+// validated, sent to the database: a 5 MB finish_lesson holds ~20 MB at its peak), so the bodies worked
+// on at once share a budget of bytes. A request that does not fit waits, in arrival order, in a queue of bounded length
+// for a bounded time, and is refused with 503 and Retry-After beyond either. It waits in a `preParsing`
+// hook: after the `onRequest` ones (the drain, the rate limit), before Fastify reads the body, so that
+// the unread body stays in the socket's buffers, not in the heap.
+
+export type AdmissionOptions = {
+  /** Body bytes worked on at once. */
+  budget: number;
+  /** Requests that may wait for room; more are refused at once. */
+  queue: number;
+  /** How long a request may wait before it is refused. */
+  queueTimeoutMs: number;
+  /** Smaller bodies are not counted: their memory is small, and they never wait behind a large one. */
+  threshold: number;
+  /** A body of unknown length (chunked) counts as this; one declared larger is Fastify's 413 at once. */
+  bodyLimit: number;
+};
+
+type Waiter = { weight: number; admit: (admitted: boolean) => void };
+type Ticket = { admitted: Promise<boolean>; leave: () => void };
+
+/**
+ * A semaphore over `capacity` units with a FIFO queue of at most `maxWaiting`. `enter` answers null when
+ * the queue is full; otherwise a ticket whose `admitted` says whether room was found in time, and whose
+ * `leave` gives the room back, or leaves the queue. Only the first `leave` counts.
+ */
+function createGate(capacity: number, maxWaiting: number) {
+  let used = 0;
+  const waiting: Waiter[] = [];
+  // First come, first served: a request never overtakes one that waits, so a large one cannot starve.
+  const pump = () => {
+    while (waiting.length > 0 && used + waiting[0]!.weight <= capacity) {
+      const next = waiting.shift()!;
+      used += next.weight;
+      next.admit(true);
+    }
+  };
+  return {
+    enter(weight: number, timeoutMs: number): Ticket | null {
+      const roomNow = waiting.length === 0 && used + weight <= capacity;
+      if (!roomNow && waiting.length >= maxWaiting) return null;
+      let state: 'waiting' | 'held' | 'gone' = roomNow ? 'held' : 'waiting';
+      const leave = () => {
+        if (state === 'held') used -= weight;
+        if (state === 'waiting') {
+          waiting.splice(waiting.indexOf(waiter), 1);
+          waiter.admit(false);
+        }
+        state = 'gone';
+        pump();
+      };
+      const waiter: Waiter = { weight, admit: () => {} };
+      if (roomNow) {
+        used += weight;
+        return { admitted: Promise.resolve(true), leave };
+      }
+      const timer = setTimeout(leave, timeoutMs);
+      const admitted = new Promise<boolean>((resolve) => {
+        waiter.admit = (ok) => {
+          clearTimeout(timer);
+          if (ok) state = 'held';
+          resolve(ok);
+        };
+      });
+      waiting.push(waiter);
+      return { admitted, leave };
+    },
+  };
+}
+
+/** What a request's body counts for: its declared length when large, the body limit when undeclared. */
+function weightOf(request: FastifyRequest, { threshold, bodyLimit }: Pick<AdmissionOptions, 'threshold' | 'bodyLimit'>): number {
+  const declared = request.headers['content-length'];
+  if (declared !== undefined) {
+    const length = Number(declared);
+    return length > threshold && length <= bodyLimit ? length : 0;
+  }
+  return request.headers['transfer-encoding'] !== undefined ? bodyLimit : 0;
+}
+
+/** Adds the `preParsing` hook; `exempt` requests (the probes) are never counted nor queued. */
+export function registerAdmission(app: FastifyInstance, options: AdmissionOptions, exempt: (request: FastifyRequest) => boolean): void {
+  const gate = createGate(options.budget, options.queue);
+  const retryAfter = String(Math.max(1, Math.ceil(options.queueTimeoutMs / 1_000)));
+  const refuse = (reply: FastifyReply) =>
+    reply
+      .code(503)
+      .header('retry-after', retryAfter)
+      .send(fromHttpStatus(503, 'The server is busy with other large requests, try again shortly'));
+
+  app.addHook('preParsing', async (request, reply) => {
+    // Never more than the whole budget, so that any body can be admitted (the config keeps it so too).
+    const weight = Math.min(weightOf(request, options), options.budget);
+    if (weight === 0 || exempt(request)) return;
+    const ticket = gate.enter(weight, options.queueTimeoutMs);
+    if (!ticket) return refuse(reply);
+    // 'close' comes once the answer is sent or the connection is gone, whichever is first; a connection
+    // gone before the listener was added gives its room back at once.
+    reply.raw.once('close', ticket.leave);
+    if (reply.raw.closed) ticket.leave();
+    if (!(await ticket.admitted)) return refuse(reply);
+  });
+}
