@@ -17,7 +17,6 @@ const config: CodegenConfig = {
         scalars: {
           ID: { input: 'string', output: 'string | number' },
           DateTime: { input: 'Date', output: 'Date | string' },
-          JSON: 'unknown',
           JSONObject: { input: 'Record<string, unknown>', output: 'unknown' },
         },
         enumValues: {

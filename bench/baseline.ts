@@ -7,7 +7,7 @@ import pg from 'pg';
 
 type Query = (sql: string, params: unknown[]) => Promise<Record<string, any>[]>;
 
-// uid first, else the numeric id (SPEC §3), in one statement.
+// uid first, else the numeric id (docs/contract.md, REST routes), in one statement.
 const ACTIVITY_SQL = `
   SELECT a.id, a.uid, a.name, a.description, a.flags, a.data, a.supporting_info, a.follow_up_activity_id,
          a.created_at, a.updated_at, c.id AS c_id, c.key AS c_key, c.name AS c_name

@@ -54,7 +54,8 @@ function expect(what: string, ok: (body: any) => boolean) {
   };
 }
 
-const ACTIVITY_FIELDS = 'id uid name description flags data supportingInfo followUpActivityId classification { id key name } createdAt updatedAt';
+const ACTIVITY_FIELDS =
+  'id uid name description flags data supportingInfo followUpActivityId classification { id key name } createdAt updatedAt';
 const ACTIVITY_QUERY = `query Activity($id: ID!) { activity(id: $id) { ${ACTIVITY_FIELDS} } }`;
 const LESSON_QUERY = `query Lesson($id: ID!) {
   classroomActivity(id: $id) { classroom { teacher { name } } sessions { student { name } conceptResults { concept { uid } } } }
@@ -126,7 +127,11 @@ export function buildCases(dataset: Dataset, { sessions, finishLessonSizes }: Ca
       request: (i) => graphql(LESSON_QUERY, { id: String(lessonId(i)) }, auth),
       check: expect(`${sessions} sessions with results`, (body) => {
         const lesson = body.data?.classroomActivity;
-        return lesson?.sessions?.length === sessions && lesson.sessions[0].conceptResults.length > 0 && typeof lesson.classroom.teacher?.name === 'string';
+        return (
+          lesson?.sessions?.length === sessions &&
+          lesson.sessions[0].conceptResults.length > 0 &&
+          typeof lesson.classroom.teacher?.name === 'string'
+        );
       }),
       limits: { maxStatements: 4 },
     },

@@ -58,7 +58,13 @@ function baseRecords(options: DatasetOptions) {
       name: `Lesson ${id}: parallel structure`,
       description: 'Build sentences whose parts match, then compare answers with the class.',
       flags: FLAG_SETS[i % FLAG_SETS.length]!,
-      data: { questions: [{ key: `q${id}a`, type: 'slide' }, { key: `q${id}b`, type: 'slide' }], intro: 'Warm-up' },
+      data: {
+        questions: [
+          { key: `q${id}a`, type: 'slide' },
+          { key: `q${id}b`, type: 'slide' },
+        ],
+        intro: 'Warm-up',
+      },
       supportingInfo: i % 2 === 0 ? `https://example.org/plans/${id}.pdf` : null,
       followUpActivityId: id < options.activities && i % 4 === 0 ? id + 1 : null,
       classificationId: 1,
@@ -69,7 +75,11 @@ function baseRecords(options: DatasetOptions) {
       { id: TEACHER_ID, name: 'Bench Teacher', email: 'teacher@example.org', role: 'teacher', token: TEACHER_TOKEN },
       ...Array.from({ length: options.sessions }, (_, i) => ({ id: FIRST_STUDENT_ID + i, name: `Student ${i + 1}`, role: 'student' })),
     ],
-    classrooms: Array.from({ length: CLASSROOMS }, (_, i) => ({ id: i + 1, name: `Period ${i + 1}`, teachers: [{ userId: TEACHER_ID, role: 'owner' }] })),
+    classrooms: Array.from({ length: CLASSROOMS }, (_, i) => ({
+      id: i + 1,
+      name: `Period ${i + 1}`,
+      teachers: [{ userId: TEACHER_ID, role: 'owner' }],
+    })),
     units: [{ id: 1, name: 'Sentence structure' }],
     classifications: [{ id: 1, key: 'lessons', name: 'Quill Lessons' }],
     activities,
@@ -86,9 +96,22 @@ function* lessonChunks(firstId: number, count: number, options: DatasetOptions):
   for (let start = 0; start < count; start += perChunk) {
     const chunk: Chunk = { classroomActivities: [], activitySessions: [] };
     for (let id = firstId + start; id < firstId + Math.min(count, start + perChunk); id += 1) {
-      chunk.classroomActivities.push({ id, classroomId: (id % CLASSROOMS) + 1, activityId: (id % options.activities) + 1, unitId: 1, assignedStudentIds: students, pinned: true });
+      chunk.classroomActivities.push({
+        id,
+        classroomId: (id % CLASSROOMS) + 1,
+        activityId: (id % options.activities) + 1,
+        unitId: 1,
+        assignedStudentIds: students,
+        pinned: true,
+      });
       students.forEach((userId, s) =>
-        chunk.activitySessions.push({ id: sessionIdOf(id, s, options), uid: sessionUid(id, s), classroomActivityId: id, userId, state: 'started' }),
+        chunk.activitySessions.push({
+          id: sessionIdOf(id, s, options),
+          uid: sessionUid(id, s),
+          classroomActivityId: id,
+          userId,
+          state: 'started',
+        }),
       );
     }
     yield chunk;
@@ -101,7 +124,12 @@ function conceptResultsOf(lessonIds: number[], options: DatasetOptions) {
     Array.from({ length: options.sessions * RESULTS_PER_READ_SESSION }, (_, k) => {
       const s = Math.floor(k / RESULTS_PER_READ_SESSION);
       const q = (k % RESULTS_PER_READ_SESSION) + 1;
-      return { activitySessionId: sessionIdOf(id, s, options), conceptId: ((s + q) % CONCEPTS) + 1, questionType: 'lessons-slide', metadata: metadataFor(q) };
+      return {
+        activitySessionId: sessionIdOf(id, s, options),
+        conceptId: ((s + q) % CONCEPTS) + 1,
+        questionType: 'lessons-slide',
+        metadata: metadataFor(q),
+      };
     }),
   );
 }
@@ -128,7 +156,11 @@ const ACTIVITIES_PER_CHUNK = 500;
  * tolerate that: the last import, alone, moves every id sequence past all of them. Concept results take
  * their ids from a sequence that each import resets to what *it* can see, so they are imported alone.
  */
-export async function loadDataset(database: Database, options: DatasetOptions, progress: (step: string) => void = () => {}): Promise<Dataset> {
+export async function loadDataset(
+  database: Database,
+  options: DatasetOptions,
+  progress: (step: string) => void = () => {},
+): Promise<Dataset> {
   const load = (data: object) => inTransaction(database.prisma, (tx) => importData(tx, data));
   const { activities, ...base } = baseRecords(options);
   await load(base);
@@ -153,7 +185,9 @@ export async function loadDataset(database: Database, options: DatasetOptions, p
     nextId += count;
   }
   await inParallel(chunks, PARALLEL_IMPORTS, load);
-  progress(`${nextId - 1} classroom activities × ${options.sessions} sessions (${nextId - 1 - options.classroomActivities} of them fresh, for finish_lesson)`);
+  progress(
+    `${nextId - 1} classroom activities × ${options.sessions} sessions (${nextId - 1 - options.classroomActivities} of them fresh, for finish_lesson)`,
+  );
 
   await load({ conceptResults: conceptResultsOf(readIds, options) });
   progress(`${options.classroomActivities * options.sessions * RESULTS_PER_READ_SESSION} concept results`);

@@ -19,7 +19,13 @@ export type LoadResult = {
 
 export type LoadOptions = { seconds: number; warmupSeconds: number };
 
-function fire(baseUrl: string, connections: number, next: () => HttpRequest, bound: { seconds: number } | { amount: number }, capSeconds: number) {
+function fire(
+  baseUrl: string,
+  connections: number,
+  next: () => HttpRequest,
+  bound: { seconds: number } | { amount: number },
+  capSeconds: number,
+) {
   return new Promise<{ result: autocannon.Result; capped: boolean }>((resolve, reject) => {
     let capped = false;
     const instance = autocannon(
@@ -32,7 +38,7 @@ function fire(baseUrl: string, connections: number, next: () => HttpRequest, bou
       },
       (error, result) => {
         clearTimeout(cap);
-        if (error) reject(error);
+        if (error) reject(error instanceof Error ? error : new Error(String(error)));
         else resolve({ result, capped });
       },
     );
@@ -57,7 +63,8 @@ export async function runLoad(benchCase: BenchCase, baseUrl: string, { seconds, 
     // Request 0 was spent by the statement probe. Bodies are built before the clock starts, so that
     // building a 1,000-result body is not timed; the amount never exceeds what was prepared.
     const prebuilt = Array.from({ length: benchCase.prepared - 1 }, (_, k) => benchCase.request(k + 1));
-    if (prebuilt.length < connections) throw new Error(`${benchCase.name}: only ${prebuilt.length} prepared requests for ${connections} connections`);
+    if (prebuilt.length < connections)
+      throw new Error(`${benchCase.name}: only ${prebuilt.length} prepared requests for ${connections} connections`);
     let i = 0;
     next = () => prebuilt[Math.min(i++, prebuilt.length - 1)]!;
     bound = { amount: prebuilt.length };

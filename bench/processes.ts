@@ -71,8 +71,8 @@ export async function startServer({ name, args, env, cwd, port, readyPath, ready
   // Keep the last few lines of output: they explain a failed start.
   let output = '';
   const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-4_000));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   let sampledPeakKb = 0;

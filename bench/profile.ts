@@ -40,5 +40,11 @@ export async function summarizeProfiles(folder: string, root: string, top = 20):
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
       .map(([name, us]) => `  ${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`);
-  return [`CPU profile of the gateway (${(total / 1e6).toFixed(1)} s busy):`, 'Top self time by function:', ...list(byFunction), 'By package / file:', ...list(byPackage)].join('\n');
+  return [
+    `CPU profile of the gateway (${(total / 1e6).toFixed(1)} s busy):`,
+    'Top self time by function:',
+    ...list(byFunction),
+    'By package / file:',
+    ...list(byPackage),
+  ].join('\n');
 }

@@ -52,7 +52,11 @@ export function checkTargets(results: CaseResult[], peakRssMb: number | null): C
         actual: `${ratio === null ? 'n/a' : `${round(ratio * 100, 0)}%`}${untrusted}`,
       });
     if (limits.maxStatements !== undefined)
-      checks.push({ target: `${name}: ≤ ${limits.maxStatements} statements`, pass: result.statements !== null && result.statements <= limits.maxStatements, actual: String(result.statements ?? 'n/a') });
+      checks.push({
+        target: `${name}: ≤ ${limits.maxStatements} statements`,
+        pass: result.statements !== null && result.statements <= limits.maxStatements,
+        actual: String(result.statements ?? 'n/a'),
+      });
     if (limits.maxP50Ms !== undefined)
       checks.push({
         target: `${name}: p50 ≤ ${limits.maxP50Ms} ms`,
@@ -67,13 +71,18 @@ export function checkTargets(results: CaseResult[], peakRssMb: number | null): C
       pass: finishCounts.every((count) => count !== null && count === finishCounts[0]),
       actual: finishCounts.join(' / '),
     });
-  checks.push({ target: `gateway peak RSS ≤ ${MAX_PEAK_RSS_MB} MB`, pass: peakRssMb !== null && peakRssMb <= MAX_PEAK_RSS_MB, actual: peakRssMb === null ? 'n/a' : `${peakRssMb} MB` });
+  checks.push({
+    target: `gateway peak RSS ≤ ${MAX_PEAK_RSS_MB} MB`,
+    pass: peakRssMb !== null && peakRssMb <= MAX_PEAK_RSS_MB,
+    actual: peakRssMb === null ? 'n/a' : `${peakRssMb} MB`,
+  });
   return checks;
 }
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const line = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+  const line = (row: string[]) =>
+    row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
   return [line(rows[0]!), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.slice(1).map(line)].join('\n');
 }
 
@@ -102,7 +111,13 @@ export function printReport(results: CaseResult[], checks: Check[], peakRssMb: n
   process.stdout.write(`\n${out.join('\n')}\n`);
 }
 
-export async function writeResults(file: string, results: CaseResult[], checks: Check[], peakRssMb: number | null, extra: Record<string, unknown>): Promise<void> {
+export async function writeResults(
+  file: string,
+  results: CaseResult[],
+  checks: Check[],
+  peakRssMb: number | null,
+  extra: Record<string, unknown>,
+): Promise<void> {
   const baseline = results.find((r) => r.bench.server === 'baseline');
   const cpu = cpus();
   const numbers = (load: LoadResult | null) => ({

@@ -108,7 +108,8 @@ async function probeStatements(database: Database, fresh: FreshDatabase, cases: 
   const app = await buildApp({ config, database });
   try {
     const counts = new Map<BenchCase, StatementCount>();
-    for (const benchCase of cases.filter((c) => c.server === 'gateway')) counts.set(benchCase, await countStatements(app, database, benchCase));
+    for (const benchCase of cases.filter((c) => c.server === 'gateway'))
+      counts.set(benchCase, await countStatements(app, database, benchCase));
     return counts;
   } finally {
     await app.close();
@@ -123,13 +124,18 @@ async function startServers(fresh: FreshDatabase, profileDir: string | undefined
     name: 'baseline',
     cwd: root,
     args: ['--import', 'tsx', 'bench/baseline.ts'],
-    env: { ...env, PORT: String(baselinePort), ...(fresh.kind === 'postgresql' ? { DATABASE_URL: fresh.url } : { PGLITE_DIR: fresh.baselineDataDir }) },
+    env: {
+      ...env,
+      PORT: String(baselinePort),
+      ...(fresh.kind === 'postgresql' ? { DATABASE_URL: fresh.url } : { PGLITE_DIR: fresh.baselineDataDir }),
+    },
     port: baselinePort,
     readyPath: '/healthz',
   });
   // As `npm start` runs it: its build first, then its node flags and script.
   const start = startCommand(root);
-  for (const [command, ...args] of start.steps) execFileSync(command === 'node' ? process.execPath : command!, args, { cwd: root, stdio: 'inherit' });
+  for (const [command, ...args] of start.steps)
+    execFileSync(command === 'node' ? process.execPath : command!, args, { cwd: root, stdio: 'inherit' });
   const startScript = start.nodeArgs.at(-1)!;
   const startFlags = start.nodeArgs.slice(0, -1);
   const gatewayPort = await freePort();
@@ -147,11 +153,23 @@ async function startServers(fresh: FreshDatabase, profileDir: string | undefined
   return { baseline, gateway };
 }
 
-async function measureCases(cases: BenchCase[], servers: Record<BenchCase['server'], Server>, statements: Map<BenchCase, StatementCount>, options: Options) {
+async function measureCases(
+  cases: BenchCase[],
+  servers: Record<BenchCase['server'], Server>,
+  statements: Map<BenchCase, StatementCount>,
+  options: Options,
+) {
   const results: CaseResult[] = [];
   for (const benchCase of cases) {
     const probe = benchCase.server === 'baseline' ? { statements: 1 } : statements.get(benchCase)!;
-    const result: CaseResult = { bench: benchCase, load: null, statements: 'statements' in probe ? probe.statements : null, cpuMsPerRequest: null, peakRssMb: null, problems: [] };
+    const result: CaseResult = {
+      bench: benchCase,
+      load: null,
+      statements: 'statements' in probe ? probe.statements : null,
+      cpuMsPerRequest: null,
+      peakRssMb: null,
+      problems: [],
+    };
     results.push(result);
     if ('problem' in probe) result.problems.push(`in-process request: ${probe.problem}`);
     const baseUrl = servers[benchCase.server].url;
@@ -165,10 +183,13 @@ async function measureCases(cases: BenchCase[], servers: Record<BenchCase['serve
     const cpuBefore = servers[benchCase.server].cpuMs();
     result.load = await runLoad(benchCase, baseUrl, options);
     const cpuAfter = servers[benchCase.server].cpuMs();
-    if (cpuBefore !== null && cpuAfter !== null && result.load.requests > 0) result.cpuMsPerRequest = Math.round(((cpuAfter - cpuBefore) / result.load.requests) * 1000) / 1000;
+    if (cpuBefore !== null && cpuAfter !== null && result.load.requests > 0)
+      result.cpuMsPerRequest = Math.round(((cpuAfter - cpuBefore) / result.load.requests) * 1000) / 1000;
     result.peakRssMb = servers[benchCase.server].peakRssMb();
-    if (result.load.failures > 0) result.problems.push(`${result.load.failures} of ${result.load.requests} requests failed (non-2xx, error or timeout)`);
-    if (result.load.cappedAfterS) result.problems.push(`stopped by the ${result.load.cappedAfterS} s cap before all its requests were sent`);
+    if (result.load.failures > 0)
+      result.problems.push(`${result.load.failures} of ${result.load.requests} requests failed (non-2xx, error or timeout)`);
+    if (result.load.cappedAfterS)
+      result.problems.push(`stopped by the ${result.load.cappedAfterS} s cap before all its requests were sent`);
   }
   return results;
 }
@@ -197,7 +218,10 @@ async function main(): Promise<void> {
     const profileDir = options.profile ? await mkdtemp(join(tmpdir(), 'lgw-bench-profile-')) : undefined;
 
     // Migrated here, so the gateway finds nothing to migrate when it starts.
-    const database = await openDatabase({ databaseUrl: fresh.kind === 'postgresql' ? fresh.url : undefined, dataDir: fresh.kind === 'pglite' ? fresh.dataDir : '' });
+    const database = await openDatabase({
+      databaseUrl: fresh.kind === 'postgresql' ? fresh.url : undefined,
+      dataDir: fresh.kind === 'pglite' ? fresh.dataDir : '',
+    });
     // A PGlite folder admits one process at a time: its servers start once this process has let go.
     let launching = fresh.kind === 'postgresql' ? launchServers(fresh, profileDir, cleanup) : undefined;
     let cases: BenchCase[];
@@ -218,7 +242,9 @@ async function main(): Promise<void> {
     }
     const { baseline, gateway } = await launching!;
     const readyRssMb = gateway.rssMb();
-    log(`gateway ${gateway.url} (pid ${gateway.child.pid}, ${readyRssMb} MB resident), baseline ${baseline.url} (pid ${baseline.child.pid}, ${baseline.rssMb()} MB)`);
+    log(
+      `gateway ${gateway.url} (pid ${gateway.child.pid}, ${readyRssMb} MB resident), baseline ${baseline.url} (pid ${baseline.child.pid}, ${baseline.rssMb()} MB)`,
+    );
 
     const results = await measureCases(cases, { baseline, gateway }, statements, options);
     const peakRssMb = gateway.peakRssMb();
@@ -232,7 +258,14 @@ async function main(): Promise<void> {
     process.stdout.write(`gateway resident when ready: ${readyRssMb} MB; baseline peak: ${baselinePeakRssMb} MB\n`);
     await writeResults(RESULTS_FILE, results, checks, peakRssMb, {
       memory: { gatewayReadyRssMb: readyRssMb, baselinePeakRssMb },
-      options: { quick: options.quick, database: fresh.kind, activities: options.activities, classroomActivities: options.classroomActivities, sessions: options.sessions, secondsPerCase: options.seconds },
+      options: {
+        quick: options.quick,
+        database: fresh.kind,
+        activities: options.activities,
+        classroomActivities: options.classroomActivities,
+        sessions: options.sessions,
+        secondsPerCase: options.seconds,
+      },
     });
     log(`wrote ${RESULTS_FILE}`);
     if (profileDir) process.stdout.write(`\n${await summarizeProfiles(profileDir, root)}\n(profile files kept in ${profileDir})\n`);
@@ -243,6 +276,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench failed: ${(error as Error).stack ?? error}\n`);
+  process.stderr.write(`bench failed: ${(error as Error).stack ?? String(error)}\n`);
   process.exitCode = 1;
 });

@@ -8,10 +8,11 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
-const { status } = spawnSync(process.execPath, [
-  here('./prisma.mjs'), 'migrate', 'diff',
-  '--from-migrations', 'prisma/migrations', '--to-schema', 'prisma/schema.prisma', '--exit-code',
-], { stdio: 'inherit', env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: here('./schema-engine-wasm.mjs') } });
+const { status } = spawnSync(
+  process.execPath,
+  [here('./prisma.mjs'), 'migrate', 'diff', '--from-migrations', 'prisma/migrations', '--to-schema', 'prisma/schema.prisma', '--exit-code'],
+  { stdio: 'inherit', env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: here('./schema-engine-wasm.mjs') } },
+);
 
 if (status === 2) {
   console.error('\nprisma/schema.prisma has changes that no migration contains (listed above).');

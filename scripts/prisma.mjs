@@ -27,8 +27,13 @@ try {
 // The places where the CLI itself looks for `schema-engine-<platform>`.
 function hasNativeEngine() {
   const enginesDir = dirname(createRequire(join(prismaDir, 'package.json')).resolve('@prisma/engines/package.json'));
-  return [enginesDir, prismaDir, dirname(prismaDir), join(prismaDir, 'runtime')].some((dir) => existsSync(dir) &&
-    readdirSync(dir).some((name) => /^schema-engine-[\w.-]+$/.test(name) && name !== 'schema-engine-wasm' && statSync(join(dir, name)).isFile()));
+  return [enginesDir, prismaDir, dirname(prismaDir), join(prismaDir, 'runtime')].some(
+    (dir) =>
+      existsSync(dir) &&
+      readdirSync(dir).some(
+        (name) => /^schema-engine-[\w.-]+$/.test(name) && name !== 'schema-engine-wasm' && statSync(join(dir, name)).isFile(),
+      ),
+  );
 }
 
 const env = { ...process.env };

@@ -62,7 +62,10 @@ pg.Result.prototype.addFields = function (fields) {
 function pgAdapterFactory(url, shadowUrl) {
   // `?schema=` is Prisma's, not libpq's: the native engine makes it the search_path; do the same.
   const schema = new URL(url).searchParams.get('schema') ?? undefined;
-  const pgConfig = (connectionString) => ({ connectionString, ...(schema && { options: `-c search_path=${pg.escapeIdentifier(schema)}` }) });
+  const pgConfig = (connectionString) => ({
+    connectionString,
+    ...(schema && { options: `-c search_path=${pg.escapeIdentifier(schema)}` }),
+  });
   const factory = new PrismaPg(pgConfig(url), { schema });
   // adapter-pg's own connectToShadowDb creates a throwaway database but then connects to the *main*
   // one (its `database` option loses to the connection string), so do it here. Like the native
@@ -102,7 +105,11 @@ async function pgliteAdapterFactory() {
     // pglite-prisma-adapter 0.7 does not await exec() in executeScript, so a failing migration
     // script would surface as an unhandled rejection instead of an error to the engine.
     adapter.executeScript = async (script) => {
-      try { await client.exec(script); } catch (e) { adapter.onError(e); }
+      try {
+        await client.exec(script);
+      } catch (e) {
+        adapter.onError(e);
+      }
     };
     return adapter;
   };
@@ -134,7 +141,11 @@ async function withClient(url, database, fn) {
   if (database) u.pathname = `/${encodeURIComponent(database)}`;
   const client = new pg.Client({ connectionString: u.href });
   await client.connect();
-  try { return await fn(client); } finally { await client.end(); }
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
 }
 async function runCliCommand(command) {
   const url = datasource.url;
@@ -148,10 +159,13 @@ async function runCliCommand(command) {
     return 0;
   } catch (e) {
     const [error_code, message] =
-      e.code === '3D000' ? ['P1003', `Database \`${database}\` does not exist on the database server at \`${host}\`.`]
-      : e.code === '28P01' || e.code === '28000' ? ['P1000', `Authentication failed against database server at \`${host}\`: ${e.message}`]
-      : e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND' ? ['P1001', `Can't reach database server at \`${host}\`.`]
-      : ['P1000', e.message];
+      e.code === '3D000'
+        ? ['P1003', `Database \`${database}\` does not exist on the database server at \`${host}\`.`]
+        : e.code === '28P01' || e.code === '28000'
+          ? ['P1000', `Authentication failed against database server at \`${host}\`: ${e.message}`]
+          : e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND'
+            ? ['P1001', `Can't reach database server at \`${host}\`.`]
+            : ['P1000', e.message];
     process.stderr.write(`schema-engine-wasm: cli ${command} failed\n`);
     process.stderr.write(`${JSON.stringify({ level: 'ERROR', target: 'schema_engine::logger', fields: { message, error_code } })}\n`);
     return 1;
@@ -178,7 +192,11 @@ async function getEngine(method, params) {
     const datamodels = datamodelPaths.map((path) => [path, readFileSync(path, 'utf8')]);
     const adapter = bindMigrationAwareSqlAdapterFactory(await pickAdapter(method, params));
     // The callback receives the engine's log lines, already in the native engine's stderr format.
-    engine = await SchemaEngine.new({ datamodels: datamodels.length ? datamodels : undefined }, (line) => process.stderr.write(`${line}\n`), adapter);
+    engine = await SchemaEngine.new(
+      { datamodels: datamodels.length ? datamodels : undefined },
+      (line) => process.stderr.write(`${line}\n`),
+      adapter,
+    );
   }
   return engine;
 }
@@ -215,10 +233,10 @@ async function handleRequest({ id, method, params }) {
     const result = handler
       ? await handler(params)
       : await (async () => {
-        const e = await getEngine(method, params);
-        if (typeof e[method] !== 'function') throw new Error(`The wasm schema engine does not support \`${method}\`.`);
-        return e[method](params);
-      })();
+          const e = await getEngine(method, params);
+          if (typeof e[method] !== 'function') throw new Error(`The wasm schema engine does not support \`${method}\`.`);
+          return e[method](params);
+        })();
     send({ jsonrpc: '2.0', id, result: result ?? {} });
   } catch (e) {
     const isPanic = panicMessage !== undefined;
@@ -236,7 +254,8 @@ async function serve() {
     const message = JSON.parse(line);
     if (message.method) {
       queue = queue.then(() => handleRequest(message));
-    } else { // the CLI's reply to a `print`
+    } else {
+      // the CLI's reply to a `print`
       pendingPrints.get(message.id)?.(message.result);
       pendingPrints.delete(message.id);
     }

@@ -1,16 +1,20 @@
 import cors from '@fastify/cors';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { createContext } from './graphql/context.ts';
 import { rethrowUnavailable } from './graphql/errors.ts';
+import { buildSchema } from './graphql/schema.ts';
 import { createApollo } from './graphql/server.ts';
+import { limitConnections } from './http/connections.ts';
 import { registerHardening, noteViewer, type HardeningOptions, type Lifecycle } from './http/hardening.ts';
 import { playgroundRoutes, withPlayground } from './playground/plugin.ts';
-import { fromHttpStatus } from './rest/errors.ts';
+import { fromHttpStatus, httpErrorHandler } from './rest/errors.ts';
 import { restRoutes } from './rest/plugin.ts';
+import { restSchemaExtension } from './rest/schema.ts';
 
 export type AppOptions = {
   config: Config;
@@ -36,19 +40,29 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     // While draining, our own hook answers 503 in the `meta` envelope (Fastify's would not).
     return503OnClosing: false,
     bodyLimit: config.bodyLimit,
+    // Slow and idle clients may not hold connections (README, Configuration). Node checks the headers and
+    // request timeouts only every connectionsCheckingInterval (30 s by default), so once a second here. A
+    // connection that never sends a byte meets the headers timeout too (tests/hardening/timeouts.test.ts).
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
+    },
+    // Fastify sets these on the server it creates, over the above (its defaults: no request timeout, 72 s).
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
     requestIdHeader: 'x-request-id',
     // A path whose percent-encoding is not UTF-8 is refused before routing: in the REST envelope too.
     frameworkErrors: (error, _request, reply) => {
       const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
-      return (reply as FastifyReply).code(status).send(fromHttpStatus(status, status === 400 ? 'The URL is not valid: its percent-encoding is not UTF-8' : error.message));
+      void (reply as FastifyReply)
+        .code(status)
+        .send(fromHttpStatus(status, status === 400 ? 'The URL is not valid: its percent-encoding is not UTF-8' : error.message));
     },
   });
+  limitConnections(app, config);
   // Set first: a route takes the error handler in force when it is declared (a 429 on /graphql needs it).
-  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status >= 500) request.log.error({ err: error }, 'unexpected error');
-    return reply.code(status).send(fromHttpStatus(status, error.message));
-  });
+  app.setErrorHandler(httpErrorHandler(config.bodyLimit));
 
   // The lessons client calls PUT routes cross-origin: @fastify/cors allows only GET, HEAD and POST by default.
   await app.register(cors, {
@@ -58,13 +72,17 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   });
   await registerHardening(app, { config, lifecycle, ...(rateLimitStore ? { rateLimitStore } : {}) });
 
-  const apollo = createApollo({ playground: config.playground, logger: app.log });
-  await apollo.start();
-  app.addHook('onClose', () => apollo.stop());
+  // One Apollo server per schema, with the same limits and plugins: the public one for /graphql, and the
+  // REST shim's, whose schema adds the mutations only the shim runs (src/rest/schema.ts).
+  const apolloFor = (schema: GraphQLSchema) => createApollo({ schema, playground: config.playground, logger: app.log });
+  const apollo = apolloFor(buildSchema());
+  const restApollo = apolloFor(buildSchema(restSchemaExtension));
+  await Promise.all([apollo.start(), restApollo.start()]);
+  app.addHook('onClose', () => Promise.all([apollo.stop(), restApollo.stop()]));
 
-  const services = { appUrl: config.appUrl };
+  const settings = { appUrl: config.appUrl };
   const contextFor = async (request: FastifyRequest) => {
-    const context = await createContext(database, services, request.headers.authorization).catch(rethrowUnavailable);
+    const context = await createContext(database, settings, request.headers.authorization).catch(rethrowUnavailable);
     noteViewer(request, context.viewer);
     return context;
   };
@@ -73,7 +91,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   const graphqlHandler = withPlayground(config.playground, fastifyApolloHandler(apollo, { context: contextFor }));
   app.route({ url: '/graphql', method: ['GET', 'POST', 'OPTIONS'], handler: graphqlHandler });
   await app.register(playgroundRoutes, { enabled: config.playground });
-  await app.register(restRoutes, { prefix: '/api/v1', apollo, contextFor, bodyLimit: config.bodyLimit });
+  await app.register(restRoutes, { prefix: '/api/v1', apollo: restApollo, contextFor });
 
   app.get('/', (_request, reply) => reply.redirect('/graphql'));
   app.get('/healthz', () => ({ status: 'ok' }));

@@ -64,11 +64,17 @@ async function main(): Promise<void> {
     `  REST:      ${address}/api/v1/activities/uids_and_flags (documented at ${address}/api/v1/docs)`,
     `  Health:    ${address}/healthz, ${address}/readyz`,
   ];
-  if (demo) lines.push(`  Demo data loaded. A demo teacher's token: ${demo.teacherToken}`, `    curl -H 'Authorization: Bearer ${demo.teacherToken}' ${address}/api/v1/classroom_activities/${demo.classroomActivityId}/student_names`);
+  if (demo)
+    lines.push(
+      `  Demo data loaded. A demo teacher's token: ${demo.teacherToken}`,
+      `    curl -H 'Authorization: Bearer ${demo.teacherToken}' ${address}/api/v1/classroom_activities/${demo.classroomActivityId}/student_names`,
+    );
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(error instanceof ConfigError ? `${error.message}\n` : `Could not start: ${(error as Error).stack ?? error}\n`);
+  process.stderr.write(
+    error instanceof ConfigError ? `${error.message}\n` : `Could not start: ${(error as Error).stack ?? String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -25,6 +25,9 @@ export async function issueAccessToken(
   if (!user) throw new UnknownUserError(userId);
   const token = newToken();
   const expiresAt = expiresInDays === undefined ? null : new Date(now.getTime() + expiresInDays * DAY_MS);
-  const { id } = await db.accessToken.create({ data: { userId, tokenHash: hashToken(token), tokenPrefix: tokenPrefix(token), expiresAt }, select: { id: true } });
+  const { id } = await db.accessToken.create({
+    data: { userId, tokenHash: hashToken(token), tokenPrefix: tokenPrefix(token), expiresAt },
+    select: { id: true },
+  });
   return { id, token, user, expiresAt };
 }

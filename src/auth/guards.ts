@@ -2,8 +2,8 @@ import type { User } from '../generated/prisma/client.ts';
 import { forbidden, unauthenticated } from '../graphql/errors.ts';
 import type { Viewer } from './viewer.ts';
 
-// Who may do what (SPEC §2). Each guard runs after the resource was found, so the order of checks is
-// 404 → 401 → 403.
+// Who may do what (docs/contract.md, Who may do what). Each guard runs after the resource was found,
+// so the order of checks is 404 → 401 → 403.
 
 /** Anonymous callers are welcome; a wrong token is not. */
 export function allowAnonymous(viewer: Viewer): User | null {

@@ -19,5 +19,7 @@ export function hashToken(token: string): string {
  * Null for a token not in our format (imported plain tokens).
  */
 export function tokenPrefix(token: string): string | null {
-  return token.startsWith(TOKEN_PREFIX) && token.length >= TOKEN_PREFIX.length + 8 ? token.slice(TOKEN_PREFIX.length, TOKEN_PREFIX.length + 8) : null;
+  return token.startsWith(TOKEN_PREFIX) && token.length >= TOKEN_PREFIX.length + 8
+    ? token.slice(TOKEN_PREFIX.length, TOKEN_PREFIX.length + 8)
+    : null;
 }

@@ -6,8 +6,9 @@ import { ImportError, importData } from '../import/import-data.ts';
 import { runCommand, UsageError } from './run.ts';
 
 // npm run db:import -- FILE.json
-// Loads the import format (SPEC §6) into the configured database, in one transaction, after applying
-// pending migrations. A bad file changes nothing and exits 1 with a message naming the record and field.
+// Loads the import format (docs/contract.md, Running it) into the configured database, in one
+// transaction, after applying pending migrations. A bad file changes nothing and exits 1 with a message
+// naming the record and field.
 
 const usage = 'Usage: npm run db:import -- FILE.json';
 

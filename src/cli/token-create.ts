@@ -41,7 +41,9 @@ async function main(): Promise<void> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     const { id, token, user, expiresAt } = await issueAccessToken(database.prisma, { userId, expiresInDays });
-    process.stderr.write(`Created access token ${id} for user ${user.id} (${user.name}, ${user.role}), ${expiresAt ? `expiring ${expiresAt.toISOString()}` : 'not expiring'}. It is shown only once:\n`);
+    process.stderr.write(
+      `Created access token ${id} for user ${user.id} (${user.name}, ${user.role}), ${expiresAt ? `expiring ${expiresAt.toISOString()}` : 'not expiring'}. It is shown only once:\n`,
+    );
     process.stdout.write(`${token}\n`);
   } finally {
     await database.close();

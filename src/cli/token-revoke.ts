@@ -25,7 +25,8 @@ function parseTarget(args: string[]): Target {
   }
   const bare = value.startsWith('lgw_') ? value.slice(4) : value;
   if (bare.length > 8) return { where: { tokenHash: hashToken(value) }, label: 'the given token' };
-  if (!/^[A-Za-z0-9_-]{8}$/.test(bare)) throw new UsageError(`A token prefix is the 8 characters after "lgw_"; got ${JSON.stringify(value)}\n${usage}`);
+  if (!/^[A-Za-z0-9_-]{8}$/.test(bare))
+    throw new UsageError(`A token prefix is the 8 characters after "lgw_"; got ${JSON.stringify(value)}\n${usage}`);
   return { where: { tokenPrefix: bare }, label: `prefix lgw_${bare}` };
 }
 
@@ -34,10 +35,17 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
-    const matches = await database.prisma.accessToken.findMany({ where: target.where, select: { id: true, userId: true, revokedAt: true }, orderBy: { id: 'asc' } });
+    const matches = await database.prisma.accessToken.findMany({
+      where: target.where,
+      select: { id: true, userId: true, revokedAt: true },
+      orderBy: { id: 'asc' },
+    });
     if (matches.length === 0) throw new NotFoundError(`No access token has ${target.label}`);
     const live = matches.filter((token) => !token.revokedAt);
-    if (live.length > 1) throw new NotFoundError(`${live.length} live tokens have ${target.label} (ids ${live.map((t) => t.id).join(', ')}); revoke one by id`);
+    if (live.length > 1)
+      throw new NotFoundError(
+        `${live.length} live tokens have ${target.label} (ids ${live.map((t) => t.id).join(', ')}); revoke one by id`,
+      );
     const token = live[0] ?? matches[0]!;
     if (token.revokedAt) {
       process.stderr.write(`Access token ${token.id} (user ${token.userId}) was already revoked at ${token.revokedAt.toISOString()}\n`);

@@ -35,7 +35,9 @@ export type DatabaseOptions = {
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.migrate ?? true) : openPglite(options.dataDir, options.migrate ?? true);
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.migrate ?? true)
+    : openPglite(options.dataDir, options.migrate ?? true);
 }
 
 async function openPostgres(connectionString: string, migrate: boolean): Promise<Database> {
@@ -51,7 +53,12 @@ async function openPostgres(connectionString: string, migrate: boolean): Promise
   const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle client losing its connection (database restarted) must not crash the process.
   pool.on('error', () => {});
-  return withPrisma('postgresql', new PrismaPg(pool), async (text, params) => (await pool.query(text, params as unknown[])).rows, () => pool.end());
+  return withPrisma(
+    'postgresql',
+    new PrismaPg(pool),
+    async <Row>(text: string, params: readonly unknown[]) => (await pool.query(text, params as unknown[])).rows as Row[],
+    () => pool.end(),
+  );
 }
 
 async function openPglite(dataDir: string, migrate: boolean): Promise<Database> {
@@ -60,18 +67,35 @@ async function openPglite(dataDir: string, migrate: boolean): Promise<Database> 
   const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
   const pglite = await PGlite.create(dataDir);
   // A single embedded instance: no other process can open the folder, so no lock is needed.
-  if (migrate) await applyMigrations({ exec: async (sql) => void (await pglite.exec(sql)), query: async (sql, params) => (await pglite.query(sql, params)).rows as never }, { lock: false });
-  return withPrisma('pglite', new PrismaPGlite(pglite), async (text, params) => (await pglite.query(text, params as unknown[])).rows as never, () => pglite.close());
+  if (migrate)
+    await applyMigrations(
+      {
+        exec: async (sql) => void (await pglite.exec(sql)),
+        query: async (sql, params) => (await pglite.query<Record<string, unknown>>(sql, params)).rows,
+      },
+      { lock: false },
+    );
+  return withPrisma(
+    'pglite',
+    new PrismaPGlite(pglite),
+    async (text, params) => (await pglite.query(text, params as unknown[])).rows,
+    () => pglite.close(),
+  );
 }
 
 function pgRunner(client: pg.Client): SqlRunner {
   return {
     exec: async (sql) => void (await client.query(sql)),
-    query: async (sql, params) => (await client.query(sql, params as unknown[])).rows,
+    query: async (sql, params) => (await client.query<Record<string, unknown>>(sql, params as unknown[])).rows,
   };
 }
 
-function withPrisma(kind: Database['kind'], adapter: PrismaPg | PrismaPGlite, read: (text: string, params: readonly unknown[]) => Promise<unknown[]>, closeDriver: () => Promise<void>): Database {
+function withPrisma(
+  kind: Database['kind'],
+  adapter: PrismaPg | PrismaPGlite,
+  read: (text: string, params: readonly unknown[]) => Promise<unknown[]>,
+  closeDriver: () => Promise<void>,
+): Database {
   const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
   let statements = 0;
   // The client's type only lists `$on('query')` when its log option is a literal type; it is set above.

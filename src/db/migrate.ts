@@ -43,9 +43,7 @@ export async function applyMigrations(db: SqlRunner, { lock }: { lock: boolean }
       "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
       "applied_steps_count" INTEGER NOT NULL DEFAULT 0
     )`);
-    const rows = await db.query(
-      'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
-    );
+    const rows = await db.query('SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL');
     const done = new Set(rows.map((row) => String(row.migration_name)));
     const applied: string[] = [];
     for (const migration of readMigrations()) {
@@ -61,7 +59,7 @@ export async function applyMigrations(db: SqlRunner, { lock }: { lock: boolean }
         await db.exec('COMMIT');
       } catch (error) {
         await db.exec('ROLLBACK');
-        throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`);
+        throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`, { cause: error });
       }
       applied.push(migration.name);
     }

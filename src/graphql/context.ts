@@ -6,8 +6,9 @@ import { classroomActivityLoaders } from '../modules/classroom-activities/loader
 import { userLoaders } from '../modules/users/loaders.ts';
 import { loadersOnFirstUse } from './load.ts';
 
-export type Services = {
-  /** Where follow-up links point (SPEC §4). */
+/** Configuration the resolvers need. */
+export type ContextSettings = {
+  /** Where follow-up links point (docs/contract.md, finish_lesson). */
   appUrl: string;
 };
 
@@ -18,7 +19,7 @@ export type GraphQLContext = {
   read: SqlRead;
   viewer: Viewer;
   loaders: ReturnType<typeof createLoaders>;
-  services: Services;
+  settings: ContextSettings;
 };
 
 export const createLoaders = loadersOnFirstUse({
@@ -27,7 +28,11 @@ export const createLoaders = loadersOnFirstUse({
   ...userLoaders,
 });
 
-export async function createContext(database: Pick<Database, 'prisma' | 'read'>, services: Services, authorization: string | undefined): Promise<GraphQLContext> {
+export async function createContext(
+  database: Pick<Database, 'prisma' | 'read'>,
+  settings: ContextSettings,
+  authorization: string | undefined,
+): Promise<GraphQLContext> {
   const db = database.prisma;
-  return { db, read: database.read, viewer: await resolveViewer(database.read, authorization), loaders: createLoaders(db), services };
+  return { db, read: database.read, viewer: await resolveViewer(database.read, authorization), loaders: createLoaders(db), settings };
 }

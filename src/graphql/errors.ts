@@ -45,7 +45,7 @@ export function addFieldError(fields: FieldErrors, path: string, message: string
 export function quote(value: unknown): string {
   let text: string;
   try {
-    text = value === undefined ? 'undefined' : JSON.stringify(value) ?? String(value);
+    text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? typeof value);
   } catch {
     // Nested too deep for JSON.stringify's stack: not worth quoting.
     text = Array.isArray(value) ? '[...]' : '{...}';
@@ -73,7 +73,13 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof candidate.code === 'string' && unavailableCodes.has(candidate.code)) return true;
     if (candidate.extensions?.code === ErrorCode.UNAVAILABLE) return true;
     if (candidate.name === 'PrismaClientInitializationError') return true;
-    if (typeof candidate.message === 'string' && /ECONNREFUSED|Connection terminated|connect ETIMEDOUT|DatabaseNotReachable|Can't reach database/i.test(candidate.message)) return true;
+    if (
+      typeof candidate.message === 'string' &&
+      /ECONNREFUSED|Connection terminated|connect ETIMEDOUT|DatabaseNotReachable|Can't reach database|timeout exceeded when trying to connect/i.test(
+        candidate.message,
+      )
+    )
+      return true;
     e = candidate.cause;
   }
   return false;

@@ -1,7 +1,7 @@
-import { GraphQLError, GraphQLScalarType, Kind, type ObjectValueNode, type ValueNode } from 'graphql';
-import { JSONObjectResolver, JSONResolver } from 'graphql-scalars';
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { JSONObjectResolver } from 'graphql-scalars';
 
-// Every JSON value a client sends (finish_lesson metadata, activity data, JSON variables and literals) is
+// Every JSON value a client sends (finish_lesson metadata, activity data, JSONObject variables and literals) is
 // checked here: how deep it nests, and whether PostgreSQL can store its strings. Client data may nest
 // deeper than the call stack (a 30 KB body nests 5,000 levels), so nothing here recurses over it: the
 // walks keep their own stack, which the depth limit keeps short.
@@ -16,7 +16,8 @@ export const UNSTORABLE = 'must not contain a NUL character or an unpaired surro
 const MAX_PROBLEMS = 20;
 
 /** PostgreSQL text and jsonb cannot hold a NUL character, and jsonb no unpaired UTF-16 surrogate. */
-export const isStorableText = (value: string) => !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
+export const isStorableText = (value: string) =>
+  !value.includes('\u0000') && !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
 
 export type JsonProblem = {
   /** Relative to the value checked; empty for the value itself (too deep). */
@@ -113,9 +114,9 @@ function valueFromLiteral(root: ValueNode, variables: Record<string, unknown> | 
       case Kind.OBJECT: {
         if (depth >= MAX_JSON_DEPTH) throw tooDeep();
         // No prototype, as graphql-scalars does: a `__proto__` key is then an ordinary key.
-        const object: Record<string, unknown> = Object.create(null);
+        const object = Object.create(null) as Record<string, unknown>;
         assign(object);
-        for (const field of (node as ObjectValueNode).fields) {
+        for (const field of node.fields) {
           pending.push({ node: field.value, depth: depth + 1, assign: (value) => (object[field.name.value] = value) });
         }
         break;
@@ -125,17 +126,8 @@ function valueFromLiteral(root: ValueNode, variables: Record<string, unknown> | 
   return result;
 }
 
-const notAnObject = (value: unknown) => new GraphQLError(`JSONObject cannot represent a non-object value: ${Array.isArray(value) ? 'a list' : typeof value}`);
-
-/**
- * `JSON`: any JSON value; literals deeper than MAX_JSON_DEPTH are BAD_USER_INPUT. Its variables are the
- * REST shim's bodies, whose fields are checked by the body's own schema after the access checks (a
- * check here would answer 422 before 404); nothing walks a body's unknown keys.
- */
-export const JSONScalar = new GraphQLScalarType({
-  ...JSONResolver.toConfig(),
-  parseLiteral: (node, variables) => valueFromLiteral(node, variables),
-});
+const notAnObject = (value: unknown) =>
+  new GraphQLError(`JSONObject cannot represent a non-object value: ${Array.isArray(value) ? 'a list' : typeof value}`);
 
 /** `JSONObject`: a JSON object; variables and literals deeper than MAX_JSON_DEPTH are BAD_USER_INPUT. */
 export const JSONObjectScalar = new GraphQLScalarType({

@@ -4,7 +4,7 @@ import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { FastifyBaseLogger } from 'fastify';
 import type { GraphQLContext } from './context.ts';
 import { ErrorCode, formatErrorFor } from './errors.ts';
-import { buildSchema } from './schema.ts';
+import type { GraphQLSchema } from 'graphql';
 
 /** The limits every operation meets, from /graphql and from the REST shim alike (README lists them). */
 export const graphqlLimits = {
@@ -20,7 +20,10 @@ const unavailableIs503: ApolloServerPlugin<GraphQLContext> = {
   async requestDidStart() {
     return {
       async willSendResponse({ response }) {
-        if (response.body.kind === 'single' && response.body.singleResult.errors?.some((error) => error.extensions?.code === ErrorCode.UNAVAILABLE)) {
+        if (
+          response.body.kind === 'single' &&
+          response.body.singleResult.errors?.some((error) => error.extensions?.code === ErrorCode.UNAVAILABLE)
+        ) {
           response.http.status = 503;
         }
       },
@@ -28,7 +31,8 @@ const unavailableIs503: ApolloServerPlugin<GraphQLContext> = {
   },
 };
 
-export function createApollo({ playground, logger }: { playground: boolean; logger: FastifyBaseLogger }) {
+/** An Apollo server with the gateway's limits, masking and plugins: one for /graphql, one for the REST shim's schema. */
+export function createApollo({ schema, playground, logger }: { schema: GraphQLSchema; playground: boolean; logger: FastifyBaseLogger }) {
   const armor = new ApolloArmor({
     maxDepth: { n: graphqlLimits.maxDepth },
     maxAliases: { n: graphqlLimits.maxAliases },
@@ -41,7 +45,7 @@ export function createApollo({ playground, logger }: { playground: boolean; logg
   }).protect();
 
   return new ApolloServer<GraphQLContext>({
-    schema: buildSchema(),
+    schema,
     // These packages' types resolve to @apollo/server's CommonJS declarations; the objects are the same.
     plugins: [
       ...armor.plugins,

@@ -15,8 +15,6 @@ export type Scalars = {
   Float: { input: number; output: number; }
   /** An ISO 8601 date-time in UTC. */
   DateTime: { input: Date; output: Date | string; }
-  /** Any JSON value. */
-  JSON: { input: unknown; output: unknown; }
   /** A JSON object. */
   JSONObject: { input: Record<string, unknown>; output: unknown; }
 };
@@ -196,21 +194,6 @@ export type Mutation = {
    * NOT_FOUND when unknown or hidden.
    */
   finishLesson: FinishLessonPayload;
-  /**
-   * The /api/v1 activity body (`{activity: {...}}`, snake_case keys).
-   * @deprecated Compatibility for /api/v1 only: use createActivity.
-   */
-  legacyCreateActivity: Activity;
-  /**
-   * The /api/v1 finish_lesson body (snake_case keys), validated as the REST route did.
-   * @deprecated Compatibility for /api/v1 only: use finishLesson.
-   */
-  legacyFinishLesson: FinishLessonPayload;
-  /**
-   * The /api/v1 activity body (`{activity: {...}}`, snake_case keys).
-   * @deprecated Compatibility for /api/v1 only: use updateActivity.
-   */
-  legacyUpdateActivity: Activity;
   /** Records that the signed-in user published a customized lesson edition. Idempotent. */
   publishEdition: PublishEditionPayload;
   /** Sets pinned = false and locked = true. NOT_FOUND when unknown or hidden. */
@@ -233,23 +216,6 @@ export type MutationDeleteActivityArgs = {
 export type MutationFinishLessonArgs = {
   id: Scalars['ID']['input'];
   input: FinishLessonInput;
-};
-
-
-export type MutationLegacyCreateActivityArgs = {
-  body?: InputMaybe<Scalars['JSON']['input']>;
-};
-
-
-export type MutationLegacyFinishLessonArgs = {
-  body?: InputMaybe<Scalars['JSON']['input']>;
-  id: Scalars['ID']['input'];
-};
-
-
-export type MutationLegacyUpdateActivityArgs = {
-  body?: InputMaybe<Scalars['JSON']['input']>;
-  id: Scalars['ID']['input'];
 };
 
 
@@ -444,7 +410,6 @@ export type ResolversTypes = {
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
-  JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
   Milestone: ResolverTypeWrapper<MilestoneModel>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -483,7 +448,6 @@ export type ResolversParentTypes = {
   Float: Scalars['Float']['output'];
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
-  JSON: Scalars['JSON']['output'];
   JSONObject: Scalars['JSONObject']['output'];
   Milestone: MilestoneModel;
   Mutation: Record<PropertyKey, never>;
@@ -595,10 +559,6 @@ export type FinishLessonPayloadResolvers<ContextType = GraphQLContext, ParentTyp
   followUpUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
-export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
-  name: 'JSON';
-}
-
 export interface JsonObjectScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSONObject'], any> {
   name: 'JSONObject';
 }
@@ -611,9 +571,6 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   createActivity?: Resolver<ResolversTypes['Activity'], ParentType, ContextType, RequireFields<MutationCreateActivityArgs, 'input'>>;
   deleteActivity?: Resolver<ResolversTypes['DeleteActivityPayload'], ParentType, ContextType, RequireFields<MutationDeleteActivityArgs, 'id'>>;
   finishLesson?: Resolver<ResolversTypes['FinishLessonPayload'], ParentType, ContextType, RequireFields<MutationFinishLessonArgs, 'id' | 'input'>>;
-  legacyCreateActivity?: Resolver<ResolversTypes['Activity'], ParentType, ContextType, Partial<MutationLegacyCreateActivityArgs>>;
-  legacyFinishLesson?: Resolver<ResolversTypes['FinishLessonPayload'], ParentType, ContextType, RequireFields<MutationLegacyFinishLessonArgs, 'id'>>;
-  legacyUpdateActivity?: Resolver<ResolversTypes['Activity'], ParentType, ContextType, RequireFields<MutationLegacyUpdateActivityArgs, 'id'>>;
   publishEdition?: Resolver<ResolversTypes['PublishEditionPayload'], ParentType, ContextType>;
   unpinAndLock?: Resolver<ResolversTypes['ClassroomActivity'], ParentType, ContextType, RequireFields<MutationUnpinAndLockArgs, 'id'>>;
   updateActivity?: Resolver<ResolversTypes['Activity'], ParentType, ContextType, RequireFields<MutationUpdateActivityArgs, 'id' | 'input'>>;
@@ -675,7 +632,6 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DateTime?: GraphQLScalarType;
   DeleteActivityPayload?: DeleteActivityPayloadResolvers<ContextType>;
   FinishLessonPayload?: FinishLessonPayloadResolvers<ContextType>;
-  JSON?: GraphQLScalarType;
   JSONObject?: GraphQLScalarType;
   Milestone?: MilestoneResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;

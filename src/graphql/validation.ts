@@ -1,11 +1,10 @@
-import { GraphQLError } from 'graphql';
 import { z } from 'zod';
-import { addFieldError, badRequest, badUserInput, quote, type FieldErrors } from './errors.ts';
+import { addFieldError, badUserInput, quote, type FieldErrors } from './errors.ts';
 import { isStorableText, jsonProblems, UNSTORABLE } from './json.ts';
 
 // zod at the edge: shared field rules and the translation of zod issues into BAD_USER_INPUT fields.
 
-/** An explicit null means the field is absent (SPEC §3). */
+/** An explicit null means the field is absent (docs/contract.md, Errors). */
 export const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === null ? undefined : value), schema.optional());
 
@@ -13,22 +12,31 @@ export const optional = <T extends z.ZodType>(schema: T) =>
 export const storableText = z.string().refine(isStorableText, UNSTORABLE);
 
 /** Not blank; kept as sent (a uid with spaces is its own uid, not a trimmed other one). */
-export const nonEmptyString = z.string().refine((value) => value.trim() !== '', 'must not be blank').refine(isStorableText, UNSTORABLE);
+export const nonEmptyString = z
+  .string()
+  .refine((value) => value.trim() !== '', 'must not be blank')
+  .refine(isStorableText, UNSTORABLE);
 
 /** For a JSON value about to be stored: too deep, or holding keys and strings PostgreSQL cannot store (src/graphql/json.ts). */
 export function refineStorableJson(value: unknown, ctx: z.RefinementCtx): void {
   for (const problem of jsonProblems(value)) {
     // A value too deep is not quoted: it is the value itself, and not worth printing.
-    ctx.addIssue({ code: 'custom', message: problem.message, path: problem.path, input: problem.input, params: { quote: problem.input !== undefined } });
+    ctx.addIssue({
+      code: 'custom',
+      message: problem.message,
+      path: problem.path,
+      input: problem.input,
+      params: { quote: problem.input !== undefined },
+    });
   }
 }
 /** A JSON object a client sends, checked before it is stored. */
 export const jsonObject = z.record(z.string(), z.unknown()).superRefine(refineStorableJson);
 
 /** A numeric id as GraphQL (string) or REST (number) sends it. */
-export const numericId = z.union([z.number().int(), z.string().regex(/^\d+$/, 'must be a numeric id').transform(Number)]).pipe(
-  z.number().int().min(1, 'must be a positive id').max(2_147_483_647, 'is too large'),
-);
+export const numericId = z
+  .union([z.number().int(), z.string().regex(/^\d+$/, 'must be a numeric id').transform(Number)])
+  .pipe(z.number().int().min(1, 'must be a positive id').max(2_147_483_647, 'is too large'));
 
 /** Parses a path parameter id; null when it cannot name a row. */
 export function parseNumericId(value: string | number): number | null {
@@ -39,7 +47,10 @@ export function parseNumericId(value: string | number): number | null {
 }
 
 export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '');
+  return path.reduce<string>(
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)),
+    '',
+  );
 }
 
 export function zodFieldErrors(error: z.ZodError): FieldErrors {
@@ -62,35 +73,4 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.ou
   const parsed = schema.safeParse(value, { reportInput: true });
   if (!parsed.success) throw badUserInput(zodFieldErrors(parsed.error));
   return parsed.data;
-}
-
-/** camelCase → snake_case in every segment of the field paths (for the legacy REST vocabulary). */
-export function snakeCaseFields(fields: FieldErrors): FieldErrors {
-  return Object.fromEntries(
-    Object.entries(fields).map(([path, messages]) => [path.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`), messages]),
-  );
-}
-
-/**
- * For the legacy mutations: field errors raised by a service in the domain's camelCase vocabulary are
- * renamed into the REST body's snake_case. Wrap only the service call: the legacy zod schemas already
- * name the body's own keys.
- */
-export async function withLegacyFieldNames<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    const fields = error instanceof GraphQLError ? error.extensions.fields : undefined;
-    if (error instanceof GraphQLError && error.extensions.code === 'BAD_USER_INPUT' && fields) {
-      throw new GraphQLError(error.message, { extensions: { ...error.extensions, fields: snakeCaseFields(fields as FieldErrors) } });
-    }
-    throw error;
-  }
-}
-
-/** A legacy body must be a JSON object (400 otherwise); an absent body counts as `{}`. */
-export function requireJsonObject(body: unknown): Record<string, unknown> {
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be a JSON object');
-  return body as Record<string, unknown>;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { jsonObject } from '../graphql/validation.ts';
 
-// The import file format of SPEC §6. Every list is optional; ids are the records' own.
+// The import file format (docs/contract.md, Running it). Every list is optional; ids are the records' own.
 
 const id = z.number().int().min(1).max(2_147_483_647);
 const text = z.string().min(1);

@@ -6,9 +6,9 @@ import { conceptResultFingerprint } from '../modules/classroom-activities/concep
 import { formatPath } from '../graphql/validation.ts';
 import { importFile, type ImportFile } from './format.ts';
 
-// Loads the SPEC §6 format inside the caller's transaction: everything is checked before the first
-// write, then each record is upserted by id (so a second run changes nothing), and the id sequences
-// are moved past the imported ids.
+// Loads the import format (docs/contract.md, Running it) inside the caller's transaction: everything is
+// checked before the first write, then each record is upserted by id (so a second run changes nothing),
+// and the id sequences are moved past the imported ids.
 
 export class ImportError extends Error {}
 
@@ -20,10 +20,18 @@ export async function importData(tx: Tx, input: unknown): Promise<ImportCounts> 
   await checkReferences(tx, file);
 
   for (const { token, ...user } of file.users) {
-    await tx.user.upsert({ where: { id: user.id }, create: { ...user, email: user.email ?? null }, update: { ...user, email: user.email ?? null } });
+    await tx.user.upsert({
+      where: { id: user.id },
+      create: { ...user, email: user.email ?? null },
+      update: { ...user, email: user.email ?? null },
+    });
     if (token) {
       const tokenHash = hashToken(token);
-      await tx.accessToken.upsert({ where: { tokenHash }, create: { tokenHash, tokenPrefix: tokenPrefix(token), userId: user.id }, update: { userId: user.id, revokedAt: null } });
+      await tx.accessToken.upsert({
+        where: { tokenHash },
+        create: { tokenHash, tokenPrefix: tokenPrefix(token), userId: user.id },
+        update: { userId: user.id, revokedAt: null },
+      });
     }
   }
   for (const { teachers, ...classroom } of file.classrooms) {
@@ -31,7 +39,11 @@ export async function importData(tx: Tx, input: unknown): Promise<ImportCounts> 
     await tx.classroomTeacher.deleteMany({ where: { classroomId: classroom.id, userId: { notIn: teachers.map((t) => t.userId) } } });
     for (const teacher of teachers) {
       const key = { classroomId: classroom.id, userId: teacher.userId };
-      await tx.classroomTeacher.upsert({ where: { classroomId_userId: key }, create: { ...key, role: teacher.role }, update: { role: teacher.role } });
+      await tx.classroomTeacher.upsert({
+        where: { classroomId_userId: key },
+        create: { ...key, role: teacher.role },
+        update: { role: teacher.role },
+      });
     }
   }
   for (const unit of file.units) await tx.unit.upsert({ where: { id: unit.id }, create: unit, update: unit });
@@ -39,19 +51,34 @@ export async function importData(tx: Tx, input: unknown): Promise<ImportCounts> 
     await tx.activityClassification.upsert({ where: { id: classification.id }, create: classification, update: classification });
   // Follow-ups may point at activities later in the file: link them once every activity exists.
   for (const { followUpActivityId: _later, ...activity } of file.activities) {
-    const data = { ...activity, data: activity.data as Prisma.InputJsonObject, supportingInfo: activity.supportingInfo ?? null, classificationId: activity.classificationId ?? null };
+    const data = {
+      ...activity,
+      data: activity.data as Prisma.InputJsonObject,
+      supportingInfo: activity.supportingInfo ?? null,
+      classificationId: activity.classificationId ?? null,
+    };
     await tx.activity.upsert({ where: { id: activity.id }, create: data, update: data });
   }
   for (const activity of file.activities)
     await tx.activity.update({ where: { id: activity.id }, data: { followUpActivityId: activity.followUpActivityId ?? null } });
   for (const concept of file.concepts) await tx.concept.upsert({ where: { id: concept.id }, create: concept, update: concept });
   for (const classroomActivity of file.classroomActivities) {
-    const data = { ...classroomActivity, unitId: classroomActivity.unitId ?? null, editionId: classroomActivity.editionId ?? null, dueDate: classroomActivity.dueDate ?? null };
+    const data = {
+      ...classroomActivity,
+      unitId: classroomActivity.unitId ?? null,
+      editionId: classroomActivity.editionId ?? null,
+      dueDate: classroomActivity.dueDate ?? null,
+    };
     await tx.classroomActivity.upsert({ where: { id: classroomActivity.id }, create: data, update: data });
   }
   const activityIdOf = new Map(file.classroomActivities.map((ca) => [ca.id, ca.activityId]));
-  const missingActivityIds = file.activitySessions.filter((s) => !activityIdOf.has(s.classroomActivityId)).map((s) => s.classroomActivityId);
-  for (const row of await tx.classroomActivity.findMany({ where: { id: { in: missingActivityIds } }, select: { id: true, activityId: true } }))
+  const missingActivityIds = file.activitySessions
+    .filter((s) => !activityIdOf.has(s.classroomActivityId))
+    .map((s) => s.classroomActivityId);
+  for (const row of await tx.classroomActivity.findMany({
+    where: { id: { in: missingActivityIds } },
+    select: { id: true, activityId: true },
+  }))
     activityIdOf.set(row.id, row.activityId);
   for (const session of file.activitySessions) {
     const data = {
@@ -80,7 +107,12 @@ export async function importData(tx: Tx, input: unknown): Promise<ImportCounts> 
 function parse(input: unknown): ImportFile {
   const parsed = importFile.safeParse(input, { reportInput: true });
   if (parsed.success) return parsed.data;
-  throw new ImportError(parsed.error.issues.slice(0, 10).map((issue) => describeIssue(input, issue)).join('\n'));
+  throw new ImportError(
+    parsed.error.issues
+      .slice(0, 10)
+      .map((issue) => describeIssue(input, issue))
+      .join('\n'),
+  );
 }
 
 /** `activities[3] (id 12): uid: is required` */
@@ -110,14 +142,17 @@ const references: Reference[] = [
 async function checkReferences(tx: Tx, file: ImportFile): Promise<void> {
   const problems: string[] = [];
   const teacherRefs = file.classrooms.flatMap((classroom, index) =>
-    classroom.teachers.map((teacher, t) => ({ where: `classrooms[${index}] (id ${classroom.id}): teachers[${t}].userId`, id: teacher.userId })),
+    classroom.teachers.map((teacher, t) => ({
+      where: `classrooms[${index}] (id ${classroom.id}): teachers[${t}].userId`,
+      id: teacher.userId,
+    })),
   );
   const checks = [
     ...references.map((ref) => ({
       ref,
       uses: (file[ref.list] as Record<string, unknown>[]).flatMap((record, index) => {
         const id = record[ref.field];
-        const recordId = 'id' in record ? ` (id ${record.id})` : '';
+        const recordId = 'id' in record ? ` (id ${String(record.id)})` : '';
         return typeof id === 'number' ? [{ where: `${ref.list}[${index}]${recordId}: ${ref.field}`, id }] : [];
       }),
     })),
@@ -167,7 +202,9 @@ async function checkUniqueness(tx: Tx, file: ImportFile): Promise<void> {
       const first = firstIndex.get(value);
       if (first === undefined) firstIndex.set(value, index);
       else if (records[first]!.id !== record.id)
-        problems.push(`${label(list, index, record.id)}: ${field}: ${JSON.stringify(value)} is also the ${field} of ${label(list, first, records[first]!.id)}`);
+        problems.push(
+          `${label(list, index, record.id)}: ${field}: ${JSON.stringify(value)} is also the ${field} of ${label(list, first, records[first]!.id)}`,
+        );
     });
     if (records.length === 0) continue;
     const taken = await tx.$queryRawUnsafe<{ id: number; value: string }[]>(
@@ -177,15 +214,26 @@ async function checkUniqueness(tx: Tx, file: ImportFile): Promise<void> {
     for (const row of taken) {
       const index = firstIndex.get(row.value)!;
       if (records[index]!.id !== row.id)
-        problems.push(`${label(list, index, records[index]!.id)}: ${field}: ${JSON.stringify(row.value)} is already the ${field} of the ${list} record with id ${row.id}`);
+        problems.push(
+          `${label(list, index, records[index]!.id)}: ${field}: ${JSON.stringify(row.value)} is already the ${field} of the ${list} record with id ${row.id}`,
+        );
     }
   }
   if (problems.length > 0) throw new ImportError(problems.slice(0, 10).join('\n'));
 }
 
 const sequencedTables = [
-  'users', 'classrooms', 'classrooms_teachers', 'units', 'activity_classifications', 'activities', 'concepts',
-  'classroom_activities', 'activity_sessions', 'concept_results', 'access_tokens',
+  'users',
+  'classrooms',
+  'classrooms_teachers',
+  'units',
+  'activity_classifications',
+  'activities',
+  'concepts',
+  'classroom_activities',
+  'activity_sessions',
+  'concept_results',
+  'access_tokens',
 ];
 
 /** Records created later get ids above the imported ones. */

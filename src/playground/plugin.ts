@@ -2,10 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { playgroundAssets } from './assets.ts';
 import { exampleTabs, headersFor, noHeaders } from './examples.ts';
 
-// The GraphQL playground (SPEC §6): GraphiQL served by the gateway itself. A browser opening GET /graphql
-// gets the page; POST, and GET without `Accept: text/html`, stay Apollo's. Its script and stylesheet are
-// bundled from node_modules (assets.ts) and served under /playground/: nothing comes from another host.
-// The page has no inline script (its settings are a JSON block), so a `script-src 'self'` policy allows it.
+// The GraphQL playground (docs/contract.md, Running it): GraphiQL served by the gateway itself. A
+// browser opening GET /graphql gets the page; POST, and GET without `Accept: text/html`, stay Apollo's.
+// Its script and stylesheet are bundled from node_modules (assets.ts) and served under /playground/:
+// nothing comes from another host. The page has no inline script (its settings are a JSON block), so a
+// `script-src 'self'` policy allows it.
 
 const jsonForHtml = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
@@ -14,7 +15,11 @@ export function playgroundPage(): string {
   const config = {
     endpoint: 'graphql',
     defaultHeaders: noHeaders,
-    tabs: exampleTabs.map((tab) => ({ query: tab.query, variables: tab.variables && JSON.stringify(tab.variables, null, 2), headers: headersFor(tab) })),
+    tabs: exampleTabs.map((tab) => ({
+      query: tab.query,
+      variables: tab.variables && JSON.stringify(tab.variables, null, 2),
+      headers: headersFor(tab),
+    })),
   };
   return `<!doctype html>
 <html lang="en">
@@ -41,16 +46,19 @@ export function wantsPlaygroundPage(request: FastifyRequest): boolean {
 }
 
 /** The /graphql handler: the page for a browser when the playground is on, else `graphql`. */
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-argument -- any route's handler, whatever its generics (the Apollo handler's are its own). */
 export function withPlayground<Handler extends (this: FastifyInstance, request: FastifyRequest<any>, reply: FastifyReply<any>) => unknown>(
   enabled: boolean,
   graphql: Handler,
 ): Handler {
   if (!enabled) return graphql;
   return function (this: FastifyInstance, request: FastifyRequest<any>, reply: FastifyReply<any>) {
-    if (wantsPlaygroundPage(request)) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(playgroundPage());
+    if (wantsPlaygroundPage(request))
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(playgroundPage());
     return graphql.call(this, request, reply);
   } as Handler;
 }
+/* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-argument */
 
 async function sendAsset(reply: FastifyReply, kind: 'js' | 'css') {
   const assets = await playgroundAssets();

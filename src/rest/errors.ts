@@ -1,7 +1,9 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FieldErrors } from '../graphql/errors.ts';
-import { NOT_FOUND_MESSAGE } from '../graphql/errors.ts';
+import { isDatabaseUnavailable, NOT_FOUND_MESSAGE, UNAVAILABLE_MESSAGE } from '../graphql/errors.ts';
 
-// GraphQL error codes → the legacy HTTP status and `meta` envelope (SPEC §3). Nothing else here.
+// GraphQL error codes → the legacy HTTP status and `meta` envelope (docs/contract.md, Errors). Nothing
+// else here.
 
 export type MetaStatus =
   | 'bad_request'
@@ -36,7 +38,10 @@ export function envelope(status: MetaStatus, message: string, errors: FieldError
 }
 
 /** A GraphQL error as the REST clients knew it. */
-export function fromGraphQLError(error: { message: string; extensions?: Record<string, unknown> }): { status: number; body: ErrorEnvelope } {
+export function fromGraphQLError(error: { message: string; extensions?: Record<string, unknown> }): {
+  status: number;
+  body: ErrorEnvelope;
+} {
   const known = byCode[String(error.extensions?.code)];
   if (!known) return { status: 500, body: envelope('error', 'Something went wrong on our side') };
   const [status, meta] = known;
@@ -47,5 +52,21 @@ export function fromGraphQLError(error: { message: string; extensions?: Record<s
 /** An HTTP-level failure (body too large, unknown path, ...) in the same envelope. */
 export function fromHttpStatus(status: number, message: string): ErrorEnvelope {
   const meta = byStatus[status] ?? (status >= 500 ? 'error' : 'bad_request');
-  return envelope(meta, status === 404 ? NOT_FOUND_MESSAGE : status >= 500 && status !== 503 ? 'Something went wrong on our side' : message);
+  return envelope(
+    meta,
+    status === 404 ? NOT_FOUND_MESSAGE : status >= 500 && status !== 503 ? 'Something went wrong on our side' : message,
+  );
+}
+
+/**
+ * The one handler for errors outside GraphQL's own answers (a body too large or unreadable, the rate limit,
+ * the database down while a route runs, anything unexpected), on every route: the envelope above.
+ */
+export function httpErrorHandler(bodyLimit: number) {
+  return (error: FastifyError | (Error & { statusCode?: number }), request: FastifyRequest, reply: FastifyReply) => {
+    if (isDatabaseUnavailable(error)) return reply.code(503).send(fromHttpStatus(503, UNAVAILABLE_MESSAGE));
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, 'unexpected error');
+    return reply.code(status).send(fromHttpStatus(status, status === 413 ? `The body is larger than ${bodyLimit} bytes` : error.message));
+  };
 }

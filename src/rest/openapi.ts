@@ -7,7 +7,7 @@ import { routes as routeTable, type JsonSchema, type RestRoute } from './routes.
 
 type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503;
 
-/** SPEC §3's table: the envelope's status and when it is answered. */
+/** The status table of docs/contract.md, Errors: the envelope's status and when it is answered. */
 export const errorStatuses: Record<ErrorStatus, { meta: MetaStatus; when: string }> = {
   400: { meta: 'bad_request', when: 'The body is not JSON, or not a JSON object (a form: no `json` field, or not a JSON object in it)' },
   401: { meta: 'unauthorized', when: 'Credentials are needed and missing, or a token is presented and wrong' },
@@ -70,9 +70,7 @@ function operation(route: RestRoute) {
             description: 'An empty body counts as `{}`; unknown keys are ignored; an explicit null for an optional field means absent.',
             content: {
               'application/json': { schema: doc.body.schema, example: doc.body.example },
-              ...(doc.body.form
-                ? { 'application/x-www-form-urlencoded': { schema: form }, 'multipart/form-data': { schema: form } }
-                : {}),
+              ...(doc.body.form ? { 'application/x-www-form-urlencoded': { schema: form }, 'multipart/form-data': { schema: form } } : {}),
             },
           },
         }
@@ -102,7 +100,11 @@ export function openApiDocument(routes: RestRoute[] = routeTable) {
     paths,
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'An access token (`npm run token:create`, or the demo token `npm start` prints)' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An access token (`npm run token:create`, or the demo token `npm start` prints)',
+        },
         basic: { type: 'http', scheme: 'basic', description: 'The token as the user name and an empty password (older clients)' },
       },
       schemas: {
@@ -158,13 +160,22 @@ export function docsPage(document: OpenApiDocument = openApiDocument()): string 
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, op] of Object.entries(methods) as [string, ReturnType<typeof operation>][]) {
       const anchor = op.operationId;
-      toc.push(`<li><a href="#${anchor}"><code>${method.toUpperCase()} /api/v1${escapeHtml(path)}</code></a> ${escapeHtml(op.summary)}</li>`);
-      const params = (op.parameters ?? []).map((p) => `<li><code>${p.name}</code> (path): ${escapeHtml(p.description ?? '')}, e.g. <code>${escapeHtml(p.example ?? '')}</code></li>`);
+      toc.push(
+        `<li><a href="#${anchor}"><code>${method.toUpperCase()} /api/v1${escapeHtml(path)}</code></a> ${escapeHtml(op.summary)}</li>`,
+      );
+      const params = (op.parameters ?? []).map(
+        (p) =>
+          `<li><code>${p.name}</code> (path): ${escapeHtml(p.description ?? '')}, e.g. <code>${escapeHtml(p.example ?? '')}</code></li>`,
+      );
       const body = op.requestBody?.content;
       const responses = Object.entries(op.responses).map(([status, response]) => {
         const ref = (response as { $ref?: string }).$ref;
-        const described = ref ? document.components.responses[ref.split('/').pop() as keyof typeof document.components.responses] : (response as { description: string });
-        const schema = !ref ? `<pre>${json((response as any).content['application/json'].schema)}</pre>` : '';
+        const described = ref
+          ? document.components.responses[ref.split('/').pop() as keyof typeof document.components.responses]
+          : (response as { description: string });
+        const schema = !ref
+          ? `<pre>${json((response as { content: Record<string, { schema: unknown }> }).content['application/json']!.schema)}</pre>`
+          : '';
         return `<tr><td><code>${status}</code></td><td>${escapeHtml(described?.description ?? '')}${schema}</td></tr>`;
       });
       sections.push(`<section id="${anchor}">
@@ -172,7 +183,15 @@ export function docsPage(document: OpenApiDocument = openApiDocument()): string 
 <p>${escapeHtml(op.summary)}. ${escapeHtml(op.description)}</p>
 <p>Credentials: ${op.security.some((s) => Object.keys(s).length === 0) ? 'optional; ' : ''}<code>Authorization: Bearer TOKEN</code> or <code>Authorization: Basic</code> with the token as the user name.</p>
 ${params.length ? `<h3>Parameters</h3><ul>${params.join('')}</ul>` : ''}
-${body ? `<h3>Request body</h3><p>Content types: ${Object.keys(body).map((t) => `<code>${t}</code>`).join(', ')}${body['multipart/form-data'] ? ' (forms: one field <code>json</code> holding the JSON text)' : ''}</p><pre>${json(body['application/json'].schema)}</pre><p>Example:</p><pre>${json(body['application/json'].example)}</pre>` : ''}
+${
+  body
+    ? `<h3>Request body</h3><p>Content types: ${Object.keys(body)
+        .map((t) => `<code>${t}</code>`)
+        .join(
+          ', ',
+        )}${body['multipart/form-data'] ? ' (forms: one field <code>json</code> holding the JSON text)' : ''}</p><pre>${json(body['application/json'].schema)}</pre><p>Example:</p><pre>${json(body['application/json'].example)}</pre>`
+    : ''
+}
 <h3>Responses</h3>
 <table><tbody>${responses.join('\n')}</tbody></table>
 </section>`);

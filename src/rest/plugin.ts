@@ -1,15 +1,13 @@
 import type { ApolloServer } from '@apollo/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GraphQLContext } from '../graphql/context.ts';
-import { isDatabaseUnavailable } from '../graphql/errors.ts';
-import { fromGraphQLError, fromHttpStatus } from './errors.ts';
+import { fromGraphQLError } from './errors.ts';
 import { docsPage, openApiDocument } from './openapi.ts';
 import { routes, type RestRoute } from './routes.ts';
 
 export type RestOptions = {
   apollo: ApolloServer<GraphQLContext>;
   contextFor: (request: FastifyRequest) => Promise<GraphQLContext>;
-  bodyLimit: number;
 };
 
 /**
@@ -26,16 +24,17 @@ function parseLegacyJson(text: string): unknown {
   }
 }
 
-const isForm = (request: FastifyRequest) => /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(request.headers['content-type'] ?? '');
+const isForm = (request: FastifyRequest) =>
+  /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(request.headers['content-type'] ?? '');
 
 /** The lessons client posts finish_lesson as a form whose `json` field holds the JSON text. */
 function legacyBody(request: FastifyRequest): unknown {
   if (!isForm(request)) return request.body;
   const json = (request.body as Record<string, unknown> | undefined)?.json;
-  return typeof json === 'string' ? parseLegacyJson(json) ?? '' : '';
+  return typeof json === 'string' ? (parseLegacyJson(json) ?? '') : '';
 }
 
-export async function restRoutes(app: FastifyInstance, { apollo, contextFor, bodyLimit }: RestOptions): Promise<void> {
+export async function restRoutes(app: FastifyInstance, { apollo, contextFor }: RestOptions): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => done(null, parseLegacyJson(text as string)));
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, text, done) =>
@@ -48,13 +47,6 @@ export async function restRoutes(app: FastifyInstance, { apollo, contextFor, bod
       .formData()
       .then((form) => done(null, Object.fromEntries([...form.entries()].filter(([, value]) => typeof value === 'string'))))
       .catch(() => done(null, {}));
-  });
-
-  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-    if (isDatabaseUnavailable(error)) return reply.code(503).send(fromHttpStatus(503, 'The service is unavailable, try again shortly'));
-    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status >= 500) request.log.error({ err: error }, 'unexpected error in a REST route');
-    return reply.code(status).send(fromHttpStatus(status, status === 413 ? `The body is larger than ${bodyLimit} bytes` : error.message));
   });
 
   // Their description, generated from the same table (openapi.ts).
@@ -80,7 +72,9 @@ export async function restRoutes(app: FastifyInstance, { apollo, contextFor, bod
     if (response.body.kind !== 'single') throw new Error('A stored operation answered incrementally');
     const { data, errors } = response.body.singleResult;
     if (errors?.length) return fromGraphQLError(errors[0]!);
-    const mapped = route.respond(data);
-    return mapped ? { status: mapped.status ?? 200, body: mapped.body } : fromGraphQLError({ message: '', extensions: { code: 'NOT_FOUND' } });
+    const mapped = route.respond(data as never);
+    return mapped
+      ? { status: mapped.status ?? 200, body: mapped.body }
+      : fromGraphQLError({ message: '', extensions: { code: 'NOT_FOUND' } });
   }
 }

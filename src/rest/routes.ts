@@ -1,6 +1,8 @@
-// The /api/v1 compatibility routes (SPEC §3): each one is a stored GraphQL operation, the variables it
-// takes from the request, and a mapper from the operation's data to the legacy body. No domain logic:
-// checks, rules and errors all come from the GraphQL resolvers.
+import { activityBodySchema, activityResponse, finishLessonBody, nullable, object, str, successMeta } from './json-schemas.ts';
+
+// The /api/v1 compatibility routes (docs/contract.md, REST routes): each one is a stored GraphQL
+// operation, the variables it takes from the request, and a mapper from the operation's data to the
+// legacy body. No domain logic: checks, rules and errors all come from the GraphQL resolvers.
 
 export type RestRequest = {
   params: Record<string, string>;
@@ -34,7 +36,8 @@ export type RestRoute = {
   summary: string;
   operation: string;
   variables?: (request: RestRequest) => Record<string, unknown>;
-  respond: (data: any) => RestResponse;
+  /** Each route reads its own operation's data: typed per route, so the table takes any such function. */
+  respond: (data: never) => RestResponse;
   doc: RouteDoc;
 };
 
@@ -74,74 +77,9 @@ function legacyActivity(activity: LegacyActivity) {
   };
 }
 
-const activityBody = (activity: LegacyActivity | null): RestResponse => activity && { body: { activity: legacyActivity(activity), meta: success() } };
+const activityBody = (activity: LegacyActivity | null): RestResponse =>
+  activity && { body: { activity: legacyActivity(activity), meta: success() } };
 
-// JSON Schemas of the legacy bodies, for the OpenAPI document (src/rest/openapi.ts).
-const nullable = (schema: JsonSchema): JsonSchema => ({ ...schema, type: [schema.type, 'null'] });
-const object = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({ type: 'object', properties, required });
-const str: JsonSchema = { type: 'string' };
-const int: JsonSchema = { type: 'integer' };
-const successMeta = (message: JsonSchema = { type: 'null' }) =>
-  object({ status: { const: 'success' }, message, errors: { type: 'null' } });
-const activitySchema = object({
-  id: int,
-  uid: str,
-  name: str,
-  description: str,
-  flags: { type: 'array', items: str },
-  data: { type: 'object' },
-  supporting_info: nullable(str),
-  follow_up_activity_id: nullable(int),
-  classification: { oneOf: [object({ id: int, key: str, name: str }), { type: 'null' }] },
-  anonymous_path: str,
-  created_at: { type: 'string', format: 'date-time' },
-  updated_at: { type: 'string', format: 'date-time' },
-});
-const activityResponse = object({ activity: activitySchema, meta: successMeta() });
-const activityBodySchema = (required: string[]) =>
-  object(
-    {
-      activity: object(
-        {
-          uid: { type: 'string', description: '22 URL-safe base64 characters are generated when left out (create)' },
-          name: str,
-          description: str,
-          flags: { type: 'array', items: str, description: '["beta"] when left out or empty (create)' },
-          data: { type: 'object' },
-          supporting_info: nullable(str),
-          follow_up_activity_id: nullable(int),
-          classification_id: nullable(int),
-        },
-        required,
-      ),
-    },
-    ['activity'],
-  );
-const finishLessonBody = object(
-  {
-    follow_up: { type: 'boolean', description: "Assign the activity's follow-up activity to the classroom" },
-    edition_id: nullable(str),
-    concept_results: {
-      type: 'array',
-      maxItems: 10_000,
-      items: object(
-        {
-          activity_session_uid: { type: 'string', description: 'A visible session of this classroom activity' },
-          concept_uid: str,
-          question_type: str,
-          metadata: {
-            type: 'object',
-            properties: { correct: int, attemptNumber: int, questionNumber: int, directions: str, prompt: str, answer: str },
-            required: ['correct', 'attemptNumber', 'questionNumber'],
-          },
-          edition_id: nullable(str),
-        },
-        ['activity_session_uid', 'concept_uid', 'question_type', 'metadata'],
-      ),
-    },
-  },
-  [],
-);
 // `:id` as the documents describe it, with an example from the demo data (src/demo/seed.ts).
 const activityId = { description: "The activity's uid, else its numeric id", example: '-KsL6d9-ij4oM7qMUZFm' };
 const classroomActivityId = { description: "The classroom activity's numeric id", example: '100' };
@@ -196,21 +134,24 @@ export const routes: RestRoute[] = [
     summary: 'The supporting-information link',
     operation: `query SupportingInfo($id: ID!) { activity(id: $id) { supportingInfo } }`,
     variables: id,
-    respond: (data: { activity: { supportingInfo: string | null } | null }) => data.activity && { body: { supporting_info: data.activity.supportingInfo } },
+    respond: (data: { activity: { supportingInfo: string | null } | null }) =>
+      data.activity && { body: { supporting_info: data.activity.supportingInfo } },
     doc: { access: 'anyone', id: activityId, response: object({ supporting_info: nullable(str) }), errors: [404] },
   },
   {
     method: 'POST',
     url: '/activities',
     summary: 'Create an activity (staff)',
-    operation: `mutation CreateActivity($body: JSON) { activity: legacyCreateActivity(body: $body) { ${legacyActivityFields} } }`,
+    operation: `mutation CreateActivity($body: RestBody) { activity: restCreateActivity(body: $body) { ${legacyActivityFields} } }`,
     variables: ({ body }) => ({ body }),
     respond: (data: { activity: LegacyActivity }) => activityBody(data.activity),
     doc: {
       access: 'staff',
       body: {
         schema: activityBodySchema(['name']),
-        example: { activity: { name: 'Subject-Verb Agreement', description: 'A new lesson.', flags: ['alpha'], data: {}, classification_id: 6 } },
+        example: {
+          activity: { name: 'Subject-Verb Agreement', description: 'A new lesson.', flags: ['alpha'], data: {}, classification_id: 6 },
+        },
       },
       response: activityResponse,
       errors: [400, 403, 413, 422],
@@ -220,7 +161,7 @@ export const routes: RestRoute[] = [
     method: 'PUT',
     url: '/activities/:id',
     summary: 'Update an activity (staff)',
-    operation: `mutation UpdateActivity($id: ID!, $body: JSON) { activity: legacyUpdateActivity(id: $id, body: $body) { ${legacyActivityFields} } }`,
+    operation: `mutation UpdateActivity($id: ID!, $body: RestBody) { activity: restUpdateActivity(id: $id, body: $body) { ${legacyActivityFields} } }`,
     variables: idAndBody,
     respond: (data: { activity: LegacyActivity }) => activityBody(data.activity),
     doc: {
@@ -295,9 +236,9 @@ export const routes: RestRoute[] = [
     method: 'PUT',
     url: '/classroom_activities/:id/finish_lesson',
     summary: 'End the lesson (teacher); JSON or a form with a `json` field',
-    operation: `mutation FinishLesson($id: ID!, $body: JSON) { legacyFinishLesson(id: $id, body: $body) { followUpUrl } }`,
+    operation: `mutation FinishLesson($id: ID!, $body: RestBody) { restFinishLesson(id: $id, body: $body) { followUpUrl } }`,
     variables: idAndBody,
-    respond: (data: { legacyFinishLesson: { followUpUrl: string } }) => ({ body: { follow_up_url: data.legacyFinishLesson.followUpUrl } }),
+    respond: (data: { restFinishLesson: { followUpUrl: string } }) => ({ body: { follow_up_url: data.restFinishLesson.followUpUrl } }),
     doc: {
       access: 'teacher',
       id: classroomActivityId,

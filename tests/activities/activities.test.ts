@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixture, ids, tokens, uids } from '../kit/fixture.ts';
-import { startGateway, type Gateway } from '../kit/gateway.ts';
+import { gatewayForTests } from '../kit/gateway.ts';
+import { errorCodes as codes } from '../kit/graphql.ts';
 
-// Query.activity, Query.activities, Query.activityFlags and the staff mutations on activities.
+// The activities module through GraphQL (docs/contract.md, GraphQL): Query.activity, Query.activities,
+// Query.activityFlags, the staff mutations on activities, and what a page of activities costs. The REST
+// routes over the same resolvers are checked for their translation in tests/rest/activities*.test.ts.
 
-let gateway: Gateway;
-beforeAll(async () => {
-  gateway = await startGateway();
-});
-afterAll(() => gateway.close());
-beforeEach(() => gateway.reset());
+const gateway = gatewayForTests();
 
 const ACTIVITY_FIELDS = `
   id uid name description flags flag data supportingInfo followUpActivityId
@@ -33,20 +31,26 @@ const DELETE = `mutation($id: ID!) { deleteActivity(id: $id) { id } }`;
 
 const isoDate = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 
-function codes(answer: { errors?: { extensions?: Record<string, any> }[] }) {
-  return (answer.errors ?? []).map((error) => error.extensions?.code);
-}
-
-/** `count` activities with ids 1..count, each following up the next, spread over the classifications. */
-function manyActivities(count: number) {
-  return Array.from({ length: count }, (_, i) => ({
-    id: i + 1,
-    uid: `activity-${String(i + 1).padStart(4, '0')}`,
-    name: `Activity ${i + 1}`,
-    flags: i % 3 === 0 ? ['beta', 'production'] : ['production'],
-    followUpActivityId: i + 1 < count ? i + 2 : null,
-    classificationId: 6,
-  }));
+/** The fixture with `count` activities (ids 1..count) instead of its own, each following up the next, over three classifications. */
+function catalogueOf(count: number) {
+  return {
+    ...fixture(),
+    classifications: [
+      { id: 6, key: 'lessons', name: 'Quill Lessons' },
+      { id: 7, key: 'connect', name: 'Quill Connect' },
+      { id: 8, key: 'grammar', name: 'Quill Grammar' },
+    ],
+    activities: Array.from({ length: count }, (_, i) => ({
+      id: i + 1,
+      uid: `activity-${String(i + 1).padStart(4, '0')}`,
+      name: `Activity ${i + 1}`,
+      flags: ['production'],
+      followUpActivityId: ((i + 1) % count) + 1,
+      classificationId: 6 + (i % 3),
+    })),
+    classroomActivities: [],
+    activitySessions: [],
+  };
 }
 
 describe('Query.activity', () => {
@@ -74,7 +78,12 @@ describe('Query.activity', () => {
 
   it('finds an activity by numeric id', async () => {
     const answer = await gateway.graphql(ACTIVITY, { id: String(ids.followUp) });
-    expect(answer.data.activity).toMatchObject({ id: String(ids.followUp), uid: uids.followUp, flag: 'production', followUpActivity: null });
+    expect(answer.data.activity).toMatchObject({
+      id: String(ids.followUp),
+      uid: uids.followUp,
+      flag: 'production',
+      followUpActivity: null,
+    });
   });
 
   it('answers null for flag, followUpActivity and classification when the activity has none', async () => {
@@ -107,10 +116,19 @@ describe('Query.activity', () => {
     expect(byUid.data.activity).toMatchObject({ uid: String(ids.followUp), name: 'Numeric uid' });
     const byId = await gateway.graphql(ACTIVITY, { id: created.data.createActivity.id });
     expect(byId.data.activity.name).toBe('Numeric uid');
+    // The activity whose id it is stays reachable by its own uid.
+    expect((await gateway.graphql(ACTIVITY, { id: uids.followUp })).data.activity).toMatchObject({
+      id: String(ids.followUp),
+      uid: uids.followUp,
+    });
   });
 
   it('answers compact JSON over HTTP', async () => {
-    const response = await gateway.app.inject({ method: 'POST', url: '/graphql', payload: { query: ACTIVITY, variables: { id: uids.lesson } } });
+    const response = await gateway.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      payload: { query: ACTIVITY, variables: { id: uids.lesson } },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.body.startsWith('{"data":{"activity":{')).toBe(true);
     expect(response.body).not.toContain('\n');
@@ -146,7 +164,7 @@ describe('Query.activities', () => {
   });
 
   it('returns 20 by default and up to 100', async () => {
-    await gateway.reset({ ...fixture(), activities: manyActivities(120), classroomActivities: [], activitySessions: [] });
+    await gateway.reset(catalogueOf(120));
     const byDefault = await gateway.graphql(PAGE, {});
     expect(byDefault.data.activities.edges).toHaveLength(20);
     expect(byDefault.data.activities.totalCount).toBe(120);
@@ -183,7 +201,12 @@ describe('Query.activities', () => {
   });
 
   it('rejects a cursor it did not make with BAD_USER_INPUT naming `after`', async () => {
-    for (const after of ['not-a-cursor', '', Buffer.from('activity:abc').toString('base64url'), Buffer.from('user:10').toString('base64url')]) {
+    for (const after of [
+      'not-a-cursor',
+      '',
+      Buffer.from('activity:abc').toString('base64url'),
+      Buffer.from('user:10').toString('base64url'),
+    ]) {
       const answer = await gateway.graphql(PAGE, { after });
       expect(codes(answer), after).toEqual(['BAD_USER_INPUT']);
       expect(Object.keys(answer.errors![0]!.extensions!.fields), after).toEqual(['after']);
@@ -258,27 +281,20 @@ describe('Mutation.createActivity', () => {
   });
 
   it('keeps every field it is given', async () => {
-    const input = {
+    const kept = {
       uid: 'my-own-uid',
       name: 'Complete',
       description: 'All fields.',
       flags: ['alpha', 'private'],
       data: { questions: [{ key: 'q1' }], nested: { deep: true } },
-      supportingInfo: 'https://example.org/guide.pdf',
-      followUpActivityId: String(ids.lesson),
-      classificationId: '6',
     };
-    const answer = await gateway.graphql(CREATE, { input }, tokens.staff);
+    const links = { supportingInfo: 'https://example.org/guide.pdf', followUpActivityId: String(ids.lesson) };
+    const answer = await gateway.graphql(CREATE, { input: { ...kept, ...links, classificationId: '6' } }, tokens.staff);
     expect(answer.errors).toBeUndefined();
     expect(answer.data.createActivity).toMatchObject({
-      uid: 'my-own-uid',
-      name: 'Complete',
-      description: 'All fields.',
-      flags: ['alpha', 'private'],
+      ...kept,
+      ...links,
       flag: 'alpha',
-      data: { questions: [{ key: 'q1' }], nested: { deep: true } },
-      supportingInfo: 'https://example.org/guide.pdf',
-      followUpActivityId: String(ids.lesson),
       followUpActivity: { uid: uids.lesson },
       classification: { id: '6', key: 'lessons' },
     });
@@ -298,7 +314,11 @@ describe('Mutation.createActivity', () => {
     const answer = await gateway.graphql(CREATE, { input }, tokens.staff);
     expect(codes(answer)).toEqual(['BAD_USER_INPUT']);
     expect(Object.keys(answer.errors![0]!.extensions!.fields).sort()).toEqual(['classificationId', 'name', 'supportingInfo']);
-    const unknownReference = await gateway.graphql(CREATE, { input: { name: 'X', followUpActivityId: '999', classificationId: '77' } }, tokens.staff);
+    const unknownReference = await gateway.graphql(
+      CREATE,
+      { input: { name: 'X', followUpActivityId: '999', classificationId: '77' } },
+      tokens.staff,
+    );
     expect(codes(unknownReference)).toEqual(['BAD_USER_INPUT']);
     expect(unknownReference.errors![0]!.extensions!.fields).toEqual({
       followUpActivityId: [expect.stringContaining('999')],
@@ -326,15 +346,35 @@ describe('Mutation.updateActivity', () => {
   it('changes the fields given and keeps the others, by uid or by id', async () => {
     const before = (await gateway.graphql(ACTIVITY, { id: uids.lesson })).data.activity;
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const answer = await gateway.graphql(UPDATE, { id: uids.lesson, input: { name: 'Renamed', flags: ['archived'], supportingInfo: null } }, tokens.staff);
+    const answer = await gateway.graphql(
+      UPDATE,
+      { id: uids.lesson, input: { name: 'Renamed', flags: ['archived'], supportingInfo: null } },
+      tokens.staff,
+    );
     expect(answer.errors).toBeUndefined();
     const after = answer.data.updateActivity;
     expect(after).toEqual({ ...before, name: 'Renamed', flags: ['archived'], flag: 'archived', updatedAt: after.updatedAt });
     expect(Date.parse(after.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
     expect((await gateway.graphql(ACTIVITY, { id: uids.lesson })).data.activity).toEqual(after);
 
-    const byId = await gateway.graphql(UPDATE, { id: String(ids.lesson), input: { description: 'New words.', followUpActivityId: String(ids.lonelyActivity) } }, tokens.staff);
-    expect(byId.data.updateActivity).toMatchObject({ name: 'Renamed', description: 'New words.', followUpActivity: { uid: uids.lonelyActivity } });
+    const byId = await gateway.graphql(
+      UPDATE,
+      { id: String(ids.lesson), input: { description: 'New words.', followUpActivityId: String(ids.lonelyActivity) } },
+      tokens.staff,
+    );
+    expect(byId.data.updateActivity).toMatchObject({
+      name: 'Renamed',
+      description: 'New words.',
+      followUpActivity: { uid: uids.lonelyActivity },
+    });
+  });
+
+  it('changes the uid: the activity is then found by the new one, and the old one finds nothing', async () => {
+    const answer = await gateway.graphql(UPDATE, { id: uids.lonelyActivity, input: { uid: 'renamed-uid' } }, tokens.staff);
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data.updateActivity).toMatchObject({ id: String(ids.lonelyActivity), uid: 'renamed-uid' });
+    expect((await gateway.graphql(ACTIVITY, { id: 'renamed-uid' })).data.activity.id).toBe(String(ids.lonelyActivity));
+    expect((await gateway.graphql(ACTIVITY, { id: uids.lonelyActivity })).data).toEqual({ activity: null });
   });
 
   it('rejects a uid taken by another activity with BAD_USER_INPUT naming uid', async () => {
@@ -378,7 +418,10 @@ describe('Mutation.deleteActivity', () => {
     expect(answer.errors).toBeUndefined();
     expect(answer.data).toEqual({ deleteActivity: { id: String(ids.followUp) } });
     expect((await gateway.graphql(ACTIVITY, { id: uids.followUp })).data).toEqual({ activity: null });
-    expect((await gateway.graphql(ACTIVITY, { id: uids.lesson })).data.activity).toMatchObject({ followUpActivity: null, followUpActivityId: null });
+    expect((await gateway.graphql(ACTIVITY, { id: uids.lesson })).data.activity).toMatchObject({
+      followUpActivity: null,
+      followUpActivityId: null,
+    });
     expect((await gateway.graphql(PAGE, {})).data.activities.totalCount).toBe(2);
   });
 
@@ -398,41 +441,38 @@ describe('Mutation.deleteActivity', () => {
   });
 });
 
-describe('the legacy activity mutations (the /api/v1 bodies, snake_case)', () => {
-  const LEGACY_CREATE = `mutation($body: JSON) { legacyCreateActivity(body: $body) { id uid name flags supportingInfo followUpActivity { uid } classification { key } } }`;
-  const LEGACY_UPDATE = `mutation($id: ID!, $body: JSON) { legacyUpdateActivity(id: $id, body: $body) { id uid name flags supportingInfo } }`;
-
-  it('create and update an activity from a snake_case body', async () => {
-    const body = { activity: { name: 'Legacy', supporting_info: 'https://example.org/l.pdf', follow_up_activity_id: ids.lesson, classification_id: 6, unknown_key: 1 } };
-    const created = await gateway.graphql(LEGACY_CREATE, { body }, tokens.staff);
-    expect(created.errors).toBeUndefined();
-    expect(created.data.legacyCreateActivity).toMatchObject({
-      name: 'Legacy',
-      flags: ['beta'],
-      supportingInfo: 'https://example.org/l.pdf',
-      followUpActivity: { uid: uids.lesson },
-      classification: { key: 'lessons' },
-    });
-    const updated = await gateway.graphql(LEGACY_UPDATE, { id: created.data.legacyCreateActivity.uid, body: { activity: { name: 'Legacy 2', supporting_info: null } } }, tokens.staff);
-    expect(updated.errors).toBeUndefined();
-    expect(updated.data.legacyUpdateActivity).toMatchObject({ name: 'Legacy 2', supportingInfo: 'https://example.org/l.pdf' });
+describe('the public schema', () => {
+  // The REST shim's own mutations (src/rest/schema.ts) run only behind /api/v1: GraphQL clients never see them.
+  it('offers no mutation that exists only for the /api/v1 routes', async () => {
+    const answer = await gateway.graphql('{ __schema { mutationType { fields { name } } types { name } } }');
+    const mutations = answer.data.__schema.mutationType.fields.map((field: { name: string }) => field.name);
+    expect(mutations.filter((name: string) => /^(rest|legacy)/i.test(name))).toEqual([]);
+    expect(answer.data.__schema.types.map((type: { name: string }) => type.name)).not.toContain('RestBody');
   });
 
-  it('name offending fields by their snake_case keys', async () => {
-    const invalid = await gateway.graphql(LEGACY_CREATE, { body: { activity: { name: 'X', supporting_info: 'nope' } } }, tokens.staff);
-    expect(codes(invalid)).toEqual(['BAD_USER_INPUT']);
-    expect(Object.keys(invalid.errors![0]!.extensions!.fields)).toEqual(['supporting_info']);
-    const unknown = await gateway.graphql(LEGACY_CREATE, { body: { activity: { name: 'X', follow_up_activity_id: 999 } } }, tokens.staff);
-    expect(Object.keys(unknown.errors![0]!.extensions!.fields)).toEqual(['follow_up_activity_id']);
-    const duplicate = await gateway.graphql(LEGACY_UPDATE, { id: uids.lesson, body: { activity: { uid: uids.followUp } } }, tokens.staff);
-    expect(codes(duplicate)).toEqual(['BAD_USER_INPUT']);
-    expect(Object.keys(duplicate.errors![0]!.extensions!.fields)).toEqual(['uid']);
+  it('refuses the shim-only mutations by name at /graphql', async () => {
+    const answer = await gateway.graphql(`mutation { restCreateActivity(body: {}) { id } }`, {}, tokens.staff);
+    expect(codes(answer)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
   });
+});
 
-  it('refuse a body that is not a JSON object, and anyone but staff', async () => {
-    expect(codes(await gateway.graphql(LEGACY_CREATE, { body: [1, 2] }, tokens.staff))).toEqual(['BAD_REQUEST']);
-    expect(codes(await gateway.graphql(LEGACY_CREATE, { body: { activity: { name: 'X' } } }))).toEqual(['UNAUTHENTICATED']);
-    expect(codes(await gateway.graphql(LEGACY_UPDATE, { id: uids.lesson, body: {} }, tokens.owner))).toEqual(['FORBIDDEN']);
-    expect(codes(await gateway.graphql(LEGACY_UPDATE, { id: '999', body: {} }, tokens.staff))).toEqual(['NOT_FOUND']);
+describe('statements', () => {
+  it('activities(first: 50) with follow-ups and classifications costs as many statements as first: 5', async () => {
+    const QUERY = `query($first: Int) { activities(first: $first) { edges { node { followUpActivity { name } classification { name } } } } }`;
+    const cost = async (first: number) => {
+      const before = gateway.statements();
+      const answer = await gateway.graphql(QUERY, { first });
+      expect(answer.errors).toBeUndefined();
+      return { edges: answer.data.activities.edges, statements: gateway.statements() - before };
+    };
+    await gateway.reset(catalogueOf(60));
+    const small = await cost(5);
+    expect(small.edges).toHaveLength(5);
+    const large = await cost(50);
+    expect(large.edges).toHaveLength(50);
+    expect(large.edges[49].node).toEqual({ followUpActivity: { name: 'Activity 51' }, classification: { name: 'Quill Connect' } });
+
+    console.log(`activities query: ${small.statements} statements with first: 5, ${large.statements} with first: 50`);
+    expect(large.statements).toBe(small.statements);
   });
 });

@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fixture, ids, names, tokens, uids } from '../kit/fixture.ts';
-import { NESTED_CLASSROOM_ACTIVITY_QUERY, startGateway, type Gateway } from '../kit/gateway.ts';
+import { describe, expect, it } from 'vitest';
+import { fixture, fixtureWithRecords, ids, lessonStudentNames, names, tokens, uids } from '../kit/fixture.ts';
+import { gatewayForTests } from '../kit/gateway.ts';
+import { errorCodes as codes, NESTED_CLASSROOM_ACTIVITY_QUERY as NESTED, readClassroomActivity } from '../kit/graphql.ts';
 
-// Query.classroomActivity and Mutation.unpinAndLock (finishLesson has tests of its own).
+// The classroom activities module through GraphQL (docs/contract.md, GraphQL): Query.classroomActivity
+// and Mutation.unpinAndLock, and who may use them. finishLesson: finish-lesson*.test.ts; what the reads
+// cost: statements.test.ts; the REST routes' translation: tests/rest/classroom-activities.test.ts.
 
-let gateway: Gateway;
-beforeAll(async () => {
-  gateway = await startGateway();
-});
-afterAll(() => gateway.close());
-beforeEach(() => gateway.reset());
-
-const NESTED = NESTED_CLASSROOM_ACTIVITY_QUERY;
+const gateway = gatewayForTests();
 
 const FULL = `query($id: ID!) {
   classroomActivity(id: $id) {
@@ -30,10 +26,6 @@ const UNPIN = `mutation($id: ID!) { unpinAndLock(id: $id) { id locked pinned com
 
 const WRONG_TOKEN = 'wrong-token-0123456789abcdef';
 
-function codes(answer: { errors?: { extensions?: Record<string, any> }[] }) {
-  return (answer.errors ?? []).map((error) => error.extensions?.code);
-}
-
 const metadata = (questionNumber: number) => ({
   correct: 1,
   directions: 'Combine the sentences.',
@@ -45,14 +37,20 @@ const metadata = (questionNumber: number) => ({
 
 describe('Query.classroomActivity', () => {
   it('answers the nested query a lesson projector sends', async () => {
-    await gateway.reset({
-      ...fixture(),
-      conceptResults: [
-        { activitySessionId: ids.sessions.ben, conceptId: ids.concepts.parallel, questionType: 'lessons-slide', metadata: metadata(1) },
-        { activitySessionId: ids.sessions.ben, conceptId: ids.concepts.compound, questionType: 'lessons-slide', metadata: metadata(2) },
-        { activitySessionId: ids.sessions.hidden, conceptId: ids.concepts.parallel, questionType: 'lessons-slide', metadata: metadata(1) },
-      ],
-    });
+    await gateway.reset(
+      fixtureWithRecords({
+        conceptResults: [
+          { activitySessionId: ids.sessions.ben, conceptId: ids.concepts.parallel, questionType: 'lessons-slide', metadata: metadata(1) },
+          { activitySessionId: ids.sessions.ben, conceptId: ids.concepts.compound, questionType: 'lessons-slide', metadata: metadata(2) },
+          {
+            activitySessionId: ids.sessions.hidden,
+            conceptId: ids.concepts.parallel,
+            questionType: 'lessons-slide',
+            metadata: metadata(1),
+          },
+        ],
+      }),
+    );
     const answer = await gateway.graphql(NESTED, { id: String(ids.classroomActivity) }, tokens.owner);
     expect(answer.errors).toBeUndefined();
     expect(answer.data).toEqual({
@@ -60,11 +58,7 @@ describe('Query.classroomActivity', () => {
         classroom: { teacher: { name: names.owner } },
         unit: { name: 'Sentence structure' },
         // The hidden session is not listed.
-        studentNames: [
-          { activitySessionUid: uids.sessions.ben, name: names.ben },
-          { activitySessionUid: uids.sessions.chloe, name: names.chloe },
-          { activitySessionUid: uids.sessions.dev, name: names.dev },
-        ],
+        studentNames: lessonStudentNames,
         sessions: [
           {
             uid: uids.sessions.ben,
@@ -111,10 +105,33 @@ describe('Query.classroomActivity', () => {
   });
 
   it('answers dates as ISO 8601, fractions as numbers, and null for a classroom activity with no unit', async () => {
-    const data = fixture();
-    data.classroomActivities.push({ id: 300, classroomId: ids.classroom, activityId: ids.followUp, dueDate: '2026-03-01T15:30:00+02:00', editionId: 'edition-7', locked: true, completed: true } as never);
-    data.activitySessions.push({ id: 3000, uid: 'session-done-000000001', classroomActivityId: 300, userId: ids.students[1], state: 'finished', percentage: 0.75, completedAt: '2026-03-01T14:00:00Z', isFinalScore: true } as never);
-    await gateway.reset(data);
+    await gateway.reset(
+      fixtureWithRecords({
+        classroomActivities: [
+          {
+            id: 300,
+            classroomId: ids.classroom,
+            activityId: ids.followUp,
+            dueDate: '2026-03-01T15:30:00+02:00',
+            editionId: 'edition-7',
+            locked: true,
+            completed: true,
+          },
+        ],
+        activitySessions: [
+          {
+            id: 3000,
+            uid: 'session-done-000000001',
+            classroomActivityId: 300,
+            userId: ids.students[1],
+            state: 'finished',
+            percentage: 0.75,
+            completedAt: '2026-03-01T14:00:00Z',
+            isFinalScore: true,
+          },
+        ],
+      }),
+    );
     const answer = await gateway.graphql(FULL, { id: '300' }, tokens.coteacher);
     expect(answer.errors).toBeUndefined();
     expect(answer.data.classroomActivity).toMatchObject({
@@ -127,7 +144,9 @@ describe('Query.classroomActivity', () => {
       assignedStudentIds: [],
       assignOnJoin: false,
       studentNames: [{ activitySessionUid: 'session-done-000000001', name: names.chloe }],
-      sessions: [{ uid: 'session-done-000000001', state: 'FINISHED', percentage: 0.75, completedAt: '2026-03-01T14:00:00.000Z', isFinalScore: true }],
+      sessions: [
+        { uid: 'session-done-000000001', state: 'FINISHED', percentage: 0.75, completedAt: '2026-03-01T14:00:00.000Z', isFinalScore: true },
+      ],
     });
   });
 
@@ -138,10 +157,12 @@ describe('Query.classroomActivity', () => {
   });
 
   it('is FORBIDDEN to everyone when its classroom has no teachers', async () => {
-    const data = fixture();
-    data.classrooms.push({ id: 3, name: 'No teachers', teachers: [] } as never);
-    data.classroomActivities.push({ id: 300, classroomId: 3, activityId: ids.lesson } as never);
-    await gateway.reset(data);
+    await gateway.reset(
+      fixtureWithRecords({
+        classrooms: [{ id: 3, name: 'No teachers', teachers: [] }],
+        classroomActivities: [{ id: 300, classroomId: 3, activityId: ids.lesson }],
+      }),
+    );
     for (const token of [tokens.owner, tokens.otherTeacher, tokens.staff]) {
       expect(codes(await gateway.graphql(NESTED, { id: '300' }, token)), token).toEqual(['FORBIDDEN']);
     }
@@ -179,9 +200,9 @@ describe('Query.classroomActivity', () => {
     }
     // And the other way round: the owner of Period 1 may not read Period 9's.
     expect(codes(await gateway.graphql(NESTED, { id: String(ids.otherClassroomActivity) }, tokens.owner))).toEqual(['FORBIDDEN']);
-    expect((await gateway.graphql(NESTED, { id: String(ids.otherClassroomActivity) }, tokens.otherTeacher)).data.classroomActivity.studentNames).toEqual([
-      { activitySessionUid: uids.sessions.other, name: names.ben },
-    ]);
+    expect(
+      (await gateway.graphql(NESTED, { id: String(ids.otherClassroomActivity) }, tokens.otherTeacher)).data.classroomActivity.studentNames,
+    ).toEqual([{ activitySessionUid: uids.sessions.other, name: names.ben }]);
   });
 });
 
@@ -196,6 +217,37 @@ describe('Mutation.unpinAndLock', () => {
       pinned: false,
       completed: false,
     });
+  });
+
+  it('changes neither completed, nor the sessions, nor the edition id', async () => {
+    const COMPLETED_LESSON = 104;
+    await gateway.reset(
+      fixtureWithRecords({
+        classroomActivities: [
+          {
+            id: COMPLETED_LESSON,
+            classroomId: ids.classroom,
+            activityId: ids.followUp,
+            pinned: true,
+            locked: false,
+            completed: true,
+            editionId: 'edition-7',
+          },
+        ],
+      }),
+    );
+    const lessonBefore = await readClassroomActivity(gateway);
+
+    expect((await gateway.graphql(UNPIN, { id: String(COMPLETED_LESSON) }, tokens.owner)).errors).toBeUndefined();
+    expect(await readClassroomActivity(gateway, COMPLETED_LESSON)).toEqual({
+      pinned: false,
+      locked: true,
+      completed: true,
+      editionId: 'edition-7',
+      sessions: [],
+    });
+    expect((await gateway.graphql(UNPIN, { id: String(ids.classroomActivity) }, tokens.owner)).errors).toBeUndefined();
+    expect((await readClassroomActivity(gateway))!.sessions).toEqual(lessonBefore!.sessions);
   });
 
   it('is open to a co-teacher and may be repeated', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fixture, ids, names, tokens, uids } from '../kit/fixture.ts';
+import { fixture, ids, lessonStudentNames, names, tokens, uids } from '../kit/fixture.ts';
 import type { Gateway } from '../kit/gateway.ts';
-import { freshTarget, runCommand, type Target } from './commands.ts';
+import { freshTarget, runCommand, type Target } from '../kit/commands.ts';
 
 // `npm run db:import -- FILE.json`, run for real on a database of the test's own, then read back through
 // the API. An embedded data folder can be opened by one process at a time: every gateway is closed
@@ -20,8 +20,18 @@ function file() {
   return {
     ...fixture(),
     conceptResults: [
-      { activitySessionId: ids.sessions.ben, conceptId: ids.concepts.parallel, questionType: 'lessons-slide', metadata: { correct: 1, attemptNumber: 1, questionNumber: 1, answer: 'A' } },
-      { activitySessionId: ids.sessions.chloe, conceptId: ids.concepts.compound, questionType: 'lessons-slide', metadata: { correct: 0, attemptNumber: 2, questionNumber: 1, answer: 'B' } },
+      {
+        activitySessionId: ids.sessions.ben,
+        conceptId: ids.concepts.parallel,
+        questionType: 'lessons-slide',
+        metadata: { correct: 1, attemptNumber: 1, questionNumber: 1, answer: 'A' },
+      },
+      {
+        activitySessionId: ids.sessions.chloe,
+        conceptId: ids.concepts.compound,
+        questionType: 'lessons-slide',
+        metadata: { correct: 0, attemptNumber: 2, questionNumber: 1, answer: 'B' },
+      },
     ],
   };
 }
@@ -30,7 +40,6 @@ async function importFile(content: unknown, name = 'data.json') {
   const path = await target.writeJson(name, content);
   return { path, ...(await runCommand('import', [path], target.env)) };
 }
-
 
 const NESTED = `query($id: ID!) {
   classroomActivity(id: $id) {
@@ -72,7 +81,9 @@ describe('npm run db:import', () => {
       expect(result.stdout).toMatch(/2 conceptResults/);
 
       await target.withGateway(async (gateway) => {
-        const activity = await gateway.graphql(`{ activity(id: "${uids.lesson}") { id name flags flag data supportingInfo followUpActivity { uid } classification { key name } } }`);
+        const activity = await gateway.graphql(
+          `{ activity(id: "${uids.lesson}") { id name flags flag data supportingInfo followUpActivity { uid } classification { key name } } }`,
+        );
         expect(activity.data.activity).toEqual({
           id: String(ids.lesson),
           name: 'Parallel Structure',
@@ -102,19 +113,42 @@ describe('npm run db:import', () => {
           activity: { uid: uids.lesson },
           classroom: { name: names.classroom, teacher: { name: names.owner } },
           unit: { name: 'Sentence structure' },
-          studentNames: [
-            { activitySessionUid: uids.sessions.ben, name: names.ben },
-            { activitySessionUid: uids.sessions.chloe, name: names.chloe },
-            { activitySessionUid: uids.sessions.dev, name: names.dev },
-          ],
+          studentNames: lessonStudentNames,
           sessions: [
-            { uid: uids.sessions.ben, state: 'STARTED', student: { name: names.ben }, conceptResults: [{ concept: { uid: uids.concepts.parallel }, questionType: 'lessons-slide', metadata: { correct: 1, attemptNumber: 1, questionNumber: 1, answer: 'A' } }] },
-            { uid: uids.sessions.chloe, state: 'STARTED', student: { name: names.chloe }, conceptResults: [{ concept: { uid: uids.concepts.compound }, questionType: 'lessons-slide', metadata: { correct: 0, attemptNumber: 2, questionNumber: 1, answer: 'B' } }] },
+            {
+              uid: uids.sessions.ben,
+              state: 'STARTED',
+              student: { name: names.ben },
+              conceptResults: [
+                {
+                  concept: { uid: uids.concepts.parallel },
+                  questionType: 'lessons-slide',
+                  metadata: { correct: 1, attemptNumber: 1, questionNumber: 1, answer: 'A' },
+                },
+              ],
+            },
+            {
+              uid: uids.sessions.chloe,
+              state: 'STARTED',
+              student: { name: names.chloe },
+              conceptResults: [
+                {
+                  concept: { uid: uids.concepts.compound },
+                  questionType: 'lessons-slide',
+                  metadata: { correct: 0, attemptNumber: 2, questionNumber: 1, answer: 'B' },
+                },
+              ],
+            },
             { uid: uids.sessions.dev, state: 'UNSTARTED', student: { name: names.dev }, conceptResults: [] },
           ],
         });
-        expect((await gateway.graphql('{ viewer { id role } }', {}, tokens.staff)).data.viewer).toEqual({ id: String(ids.staff), role: 'STAFF' });
-        expect(await gateway.graphql(NESTED, { id: String(ids.hiddenClassroomActivity) }, tokens.owner)).toMatchObject({ data: { classroomActivity: null } });
+        expect((await gateway.graphql('{ viewer { id role } }', {}, tokens.staff)).data.viewer).toEqual({
+          id: String(ids.staff),
+          role: 'STAFF',
+        });
+        expect(await gateway.graphql(NESTED, { id: String(ids.hiddenClassroomActivity) }, tokens.owner)).toMatchObject({
+          data: { classroomActivity: null },
+        });
 
         // Only the tokens' hashes are stored.
         const everything = await gateway.snapshot();
@@ -129,7 +163,9 @@ describe('npm run db:import', () => {
     async () => {
       const first = await importFile(file());
       expect(first.code).toBe(0);
-      const [countsBefore, contentsBefore] = await target.withGateway(async (gateway) => [await rowCounts(gateway), await contents(gateway)] as const);
+      const [countsBefore, contentsBefore] = await target.withGateway(
+        async (gateway) => [await rowCounts(gateway), await contents(gateway)] as const,
+      );
 
       const again = await importFile(file());
       expect(again.stderr).toBe('');
@@ -139,7 +175,8 @@ describe('npm run db:import', () => {
         expect(await rowCounts(gateway)).toEqual(countsBefore);
         expect(await contents(gateway)).toBe(contentsBefore);
         expect((await gateway.graphql('{ activities { totalCount } }')).data.activities.totalCount).toBe(3);
-        const sessions = (await gateway.graphql(NESTED, { id: String(ids.classroomActivity) }, tokens.owner)).data.classroomActivity.sessions;
+        const sessions = (await gateway.graphql(NESTED, { id: String(ids.classroomActivity) }, tokens.owner)).data.classroomActivity
+          .sessions;
         expect(sessions.map((session: any) => session.conceptResults.length)).toEqual([1, 1, 0]);
       });
 
@@ -208,7 +245,15 @@ describe('npm run db:import', () => {
       expect(twice.stderr).toContain(`concepts[2] (id ${ids.concepts.parallel}): id`);
 
       // Wrong types, and a file that is not JSON or not there.
-      const wrongType = await importFile({ activities: [{ id: 'ten', uid: 'x', name: 'X' }, { id: 12, uid: 'y', name: 'Y', flags: 'beta' }] }, 'types.json');
+      const wrongType = await importFile(
+        {
+          activities: [
+            { id: 'ten', uid: 'x', name: 'X' },
+            { id: 12, uid: 'y', name: 'Y', flags: 'beta' },
+          ],
+        },
+        'types.json',
+      );
       expect(wrongType.code).toBe(1);
       expect(wrongType.stderr).toContain('activities[0]');
       expect(wrongType.stderr).toContain('activities[1] (id 12): flags');
@@ -246,7 +291,11 @@ describe('npm run db:import', () => {
       data.activities.push({ id: 500, uid: 'imported-activity-500', name: 'High id', flags: ['production'] } as never);
       expect((await importFile(data)).code).toBe(0);
       await target.withGateway(async (gateway) => {
-        const created = await gateway.graphql('mutation { createActivity(input: { name: "Made after the import" }) { id flags } }', {}, tokens.staff);
+        const created = await gateway.graphql(
+          'mutation { createActivity(input: { name: "Made after the import" }) { id flags } }',
+          {},
+          tokens.staff,
+        );
         expect(created.errors).toBeUndefined();
         expect(Number(created.data.createActivity.id)).toBeGreaterThan(500);
         expect(created.data.createActivity.flags).toEqual(['beta']);
@@ -255,9 +304,15 @@ describe('npm run db:import', () => {
       });
 
       // A later import with higher ids moves them again.
-      expect((await importFile({ activities: [{ id: 2000, uid: 'imported-activity-2000', name: 'Higher id' }] }, 'more.json')).code).toBe(0);
+      expect((await importFile({ activities: [{ id: 2000, uid: 'imported-activity-2000', name: 'Higher id' }] }, 'more.json')).code).toBe(
+        0,
+      );
       await target.withGateway(async (gateway) => {
-        const created = await gateway.graphql('mutation { createActivity(input: { name: "Made after the second import" }) { id } }', {}, tokens.staff);
+        const created = await gateway.graphql(
+          'mutation { createActivity(input: { name: "Made after the second import" }) { id } }',
+          {},
+          tokens.staff,
+        );
         expect(Number(created.data.createActivity.id)).toBeGreaterThan(2000);
         expect((await gateway.graphql('{ activities(first: 100) { totalCount } }')).data.activities.totalCount).toBe(7);
       });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, ids } from '../kit/fixture.ts';
-import { freshTarget, runCommand, type Target } from './commands.ts';
+import { freshTarget, runCommand, type Target } from '../kit/commands.ts';
 
 // `npm run token:create -- --user ID [--expires-in-days N]`, run for real; the token it prints then signs
 // the user in. An embedded data folder can be opened by one process at a time: every gateway is closed
@@ -17,7 +17,6 @@ beforeAll(async () => {
   expect(imported.code).toBe(0);
 }, SLOW);
 afterAll(() => target?.dispose());
-
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -59,7 +58,9 @@ describe('npm run token:create', () => {
       expect(first).not.toBe(second);
       await target.withGateway(async (gateway) => {
         for (const token of [first, second]) {
-          expect((await gateway.graphql('{ viewer { id role } }', {}, token)).data).toEqual({ viewer: { id: String(ids.staff), role: 'STAFF' } });
+          expect((await gateway.graphql('{ viewer { id role } }', {}, token)).data).toEqual({
+            viewer: { id: String(ids.staff), role: 'STAFF' },
+          });
         }
       });
     },
@@ -74,13 +75,19 @@ describe('npm run token:create', () => {
       const token = result.stdout.trim();
       await target.withGateway(async (gateway) => {
         expect((await gateway.graphql('{ viewer { id } }', {}, token)).data).toEqual({ viewer: { id: String(ids.coteacher) } });
-        const [row] = await gateway.database.prisma.$queryRawUnsafe<{ expires_at: Date }[]>('SELECT expires_at FROM access_tokens WHERE token_hash = $1', sha256(token));
+        const [row] = await gateway.database.prisma.$queryRawUnsafe<{ expires_at: Date }[]>(
+          'SELECT expires_at FROM access_tokens WHERE token_hash = $1',
+          sha256(token),
+        );
         const days = (row!.expires_at.getTime() - Date.now()) / 86_400_000;
         expect(days).toBeGreaterThan(29.9);
         expect(days).toBeLessThanOrEqual(30);
 
         // Once the expiry has passed, the token is wrong: UNAUTHENTICATED, not anonymous.
-        await gateway.database.prisma.$executeRawUnsafe(`UPDATE access_tokens SET expires_at = now() - interval '1 minute' WHERE token_hash = $1`, sha256(token));
+        await gateway.database.prisma.$executeRawUnsafe(
+          `UPDATE access_tokens SET expires_at = now() - interval '1 minute' WHERE token_hash = $1`,
+          sha256(token),
+        );
         const expired = await gateway.graphql('{ viewer { id } }', {}, token);
         expect(expired.errors?.map((error) => error.extensions?.code)).toEqual(['UNAUTHENTICATED']);
       });
@@ -98,7 +105,15 @@ describe('npm run token:create', () => {
       expect(unknown.stderr).toContain('999');
       expect(unknown.stderr).not.toMatch(/\n\s+at /);
 
-      for (const args of [[], ['--user'], ['--user', 'ada'], ['--user', '1', '--expires-in-days', 'soon'], ['--user', '1', '--expires-in-days', '0'], ['--user', '1', '--admin'], ['1']]) {
+      for (const args of [
+        [],
+        ['--user'],
+        ['--user', 'ada'],
+        ['--user', '1', '--expires-in-days', 'soon'],
+        ['--user', '1', '--expires-in-days', '0'],
+        ['--user', '1', '--admin'],
+        ['1'],
+      ]) {
         const result = await runCommand('token-create', args, target.env);
         expect(result.code, args.join(' ')).toBe(1);
         expect(result.stdout, args.join(' ')).toBe('');

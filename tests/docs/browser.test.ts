@@ -12,36 +12,14 @@ import { startGateway, type Gateway } from '../kit/gateway.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = '.tmp/browser';
+const chromiumThere = existsSync(CHROMIUM);
+const needsChromium = `needs Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)${chromiumThere ? '' : ': not there, skipped'}`;
 
 let gateway: Gateway;
 let origin: string;
 let teacherToken: string;
 let classroomActivityId: number;
 let browser: Browser;
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`No Chromium at ${CHROMIUM}: install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH`);
-  }
-  gateway = await startGateway({ NODE_ENV: 'development', PLAYGROUND: '1' });
-  const demo = await seedDemoData(gateway.database.prisma);
-  if (!demo) throw new Error('the demo data was not loaded on the fresh database');
-  ({ teacherToken, classroomActivityId } = demo);
-  await gateway.app.listen({ port: 0, host: '127.0.0.1' });
-  origin = `http://127.0.0.1:${(gateway.app.server.address() as AddressInfo).port}`;
-  // The flags keep Chromium from calling home (updates, sync, safe browsing): the page's own requests are
-  // what is checked, and a closed network would otherwise fill the log.
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  mkdirSync(SCREENSHOTS, { recursive: true });
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await gateway?.close();
-});
 
 /** A new page whose requests to any host but the gateway's are refused and remembered. */
 async function openPage(path: string): Promise<{ page: Page; foreignRequests: string[]; pageErrors: string[] }> {
@@ -71,7 +49,9 @@ async function runAndReadResponse(page: Page): Promise<any> {
   await page.waitForFunction(
     (previous) => {
       // Runs in the page; the tests' tsconfig has no DOM types.
-      const page = globalThis as unknown as { document: { querySelector(selector: string): { CodeMirror: { getValue(): string } } | null } };
+      const page = globalThis as unknown as {
+        document: { querySelector(selector: string): { CodeMirror: { getValue(): string } } | null };
+      };
       const element = page.document.querySelector('.graphiql-response .CodeMirror');
       const text = element?.CodeMirror.getValue() ?? '';
       return text.trim() !== '' && text !== previous;
@@ -82,56 +62,95 @@ async function runAndReadResponse(page: Page): Promise<any> {
   return JSON.parse(await editorText(page, '.graphiql-response'));
 }
 
-describe('the playground in a browser', () => {
-  it('opens on the activity example, runs it against the demo data, then runs classroomActivity with a teacher token', async () => {
-    const { page, foreignRequests, pageErrors } = await openPage('/graphql');
-    await page.waitForSelector('.graphiql-execute-button', { timeout: 20_000 });
-    expect(await editorText(page, '.graphiql-query-editor')).toContain('query Activity(');
-
-    const activity = await runAndReadResponse(page);
-    expect(activity.errors).toBeUndefined();
-    expect(activity.data.activity).toMatchObject({ uid: '-KsL6d9-ij4oM7qMUZFm' });
-    expect(typeof activity.data.activity.name).toBe('string');
-
-    // The lesson screen's query: switch tab, put the demo teacher's token in the Headers editor, run.
-    await page.getByRole('tab', { name: /ClassroomActivity/ }).click();
-    expect(await editorText(page, '.graphiql-query-editor')).toContain('query ClassroomActivity(');
-    await page.getByRole('button', { name: 'Headers' }).click();
-    await page.$eval(
-      '.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror',
-      (element, token) => (element as unknown as { CodeMirror: { setValue(text: string): void } }).CodeMirror.setValue(JSON.stringify({ Authorization: `Bearer ${token}` })),
-      teacherToken,
-    );
-    const lesson = await runAndReadResponse(page);
-    expect(lesson.errors).toBeUndefined();
-    expect(lesson.data.classroomActivity.id).toBe(String(classroomActivityId));
-    expect(lesson.data.classroomActivity.sessions.length).toBeGreaterThan(0);
-    expect(typeof lesson.data.classroomActivity.classroom.teacher.name).toBe('string');
-
-    // The token is masked: the screenshot may end up in docs/.
-    await page.screenshot({ path: `${SCREENSHOTS}/playground.png`, mask: [page.locator('.graphiql-editor-tool')] });
-    expect(foreignRequests).toEqual([]);
-    expect(pageErrors).toEqual([]);
+describe.skipIf(!chromiumThere)(`in a real browser (${needsChromium})`, () => {
+  beforeAll(async () => {
+    gateway = await startGateway({ NODE_ENV: 'development', PLAYGROUND: '1' });
+    const demo = await seedDemoData(gateway.database.prisma);
+    if (!demo) throw new Error('the demo data was not loaded on the fresh database');
+    ({ teacherToken, classroomActivityId } = demo);
+    await gateway.app.listen({ port: 0, host: '127.0.0.1' });
+    origin = `http://127.0.0.1:${(gateway.app.server.address() as AddressInfo).port}`;
+    // The flags keep Chromium from calling home (updates, sync, safe browsing): the page's own requests are
+    // what is checked, and a closed network would otherwise fill the log.
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    mkdirSync(SCREENSHOTS, { recursive: true });
   }, 60_000);
-});
 
-describe('the REST docs page in a browser', () => {
-  it('lists every route of openapi.json, links to it, and loads nothing from another host', async () => {
-    const { page, foreignRequests, pageErrors } = await openPage('/api/v1/docs');
-    const document = (await gateway.rest('GET', '/api/v1/openapi.json')).body as { paths: Record<string, Record<string, { operationId: string }>> };
-    const operationIds = Object.values(document.paths).flatMap((methods) => Object.values(methods).map((op) => op.operationId));
-    expect(operationIds.length).toBeGreaterThan(5);
-    for (const operationId of operationIds) {
-      await expect(page.locator(`section#${operationId} h2`).isVisible()).resolves.toBe(true);
-    }
-    // The link to the machine-readable document works from the page.
-    const [openapi] = await Promise.all([page.waitForResponse((response) => response.url().endsWith('/api/v1/openapi.json')), page.click('a[href="openapi.json"]')]);
-    expect(openapi.status()).toBe(200);
-    expect((await openapi.json()).openapi).toMatch(/^3\.1\./);
+  afterAll(async () => {
+    await browser?.close();
+    await gateway?.close();
+  });
 
-    await page.goto(`${origin}/api/v1/docs`);
-    await page.screenshot({ path: `${SCREENSHOTS}/rest-docs.png` });
-    expect(foreignRequests).toEqual([]);
-    expect(pageErrors).toEqual([]);
-  }, 60_000);
+  describe('the playground in a browser', () => {
+    it('opens on the activity example, runs it against the demo data, then runs classroomActivity with a teacher token', async () => {
+      const { page, foreignRequests, pageErrors } = await openPage('/graphql');
+      await page.waitForSelector('.graphiql-execute-button', { timeout: 20_000 });
+      expect(await editorText(page, '.graphiql-query-editor')).toContain('query Activity(');
+
+      const activity = await runAndReadResponse(page);
+      expect(activity.errors).toBeUndefined();
+      expect(activity.data.activity).toMatchObject({ uid: '-KsL6d9-ij4oM7qMUZFm' });
+      expect(typeof activity.data.activity.name).toBe('string');
+
+      // The lesson screen's query: switch tab, put the demo teacher's token in the Headers editor, run.
+      await page.getByRole('tab', { name: /ClassroomActivity/ }).click();
+      expect(await editorText(page, '.graphiql-query-editor')).toContain('query ClassroomActivity(');
+      await page.getByRole('button', { name: 'Headers' }).click();
+      await page.$eval(
+        '.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror',
+        (element, token) =>
+          (element as unknown as { CodeMirror: { setValue(text: string): void } }).CodeMirror.setValue(
+            JSON.stringify({ Authorization: `Bearer ${token}` }),
+          ),
+        teacherToken,
+      );
+      const lesson = await runAndReadResponse(page);
+      expect(lesson.errors).toBeUndefined();
+      expect(lesson.data.classroomActivity.id).toBe(String(classroomActivityId));
+      expect(lesson.data.classroomActivity.sessions.length).toBeGreaterThan(0);
+      expect(typeof lesson.data.classroomActivity.classroom.teacher.name).toBe('string');
+
+      // The token is masked: the screenshot may end up in docs/.
+      await page.screenshot({ path: `${SCREENSHOTS}/playground.png`, mask: [page.locator('.graphiql-editor-tool')] });
+      expect(foreignRequests).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    }, 60_000);
+  });
+
+  describe('the REST docs page in a browser', () => {
+    it('lists every route of openapi.json, links to it, and loads nothing from another host', async () => {
+      const { page, foreignRequests, pageErrors } = await openPage('/api/v1/docs');
+      const document = (await gateway.rest('GET', '/api/v1/openapi.json')).body as {
+        paths: Record<string, Record<string, { operationId: string }>>;
+      };
+      const operationIds = Object.values(document.paths).flatMap((methods) => Object.values(methods).map((op) => op.operationId));
+      expect(operationIds.length).toBeGreaterThan(5);
+      for (const operationId of operationIds) {
+        await expect(page.locator(`section#${operationId} h2`).isVisible()).resolves.toBe(true);
+      }
+      // The link to the machine-readable document works from the page.
+      const [openapi] = await Promise.all([
+        page.waitForResponse((response) => response.url().endsWith('/api/v1/openapi.json')),
+        page.click('a[href="openapi.json"]'),
+      ]);
+      expect(openapi.status()).toBe(200);
+      expect((await openapi.json()).openapi).toMatch(/^3\.1\./);
+
+      await page.goto(`${origin}/api/v1/docs`);
+      await page.screenshot({ path: `${SCREENSHOTS}/rest-docs.png` });
+      expect(foreignRequests).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    }, 60_000);
+  });
 });

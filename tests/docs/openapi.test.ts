@@ -8,8 +8,9 @@ import { routes, type RestRoute } from '../../src/rest/routes.ts';
 import { tokens } from '../kit/fixture.ts';
 import { startGateway, type Gateway } from '../kit/gateway.ts';
 
-// GET /api/v1/openapi.json (OpenAPI 3.1, generated from the route table) and GET /api/v1/docs (SPEC §6):
-// every route is described, the document is valid, and every route answers as it is documented.
+// GET /api/v1/openapi.json (OpenAPI 3.1, generated from the route table) and GET /api/v1/docs
+// (docs/contract.md, REST routes): every route is described, the document is valid, and every route
+// answers as it is documented.
 
 let gateway: Gateway;
 let document: any;
@@ -38,7 +39,9 @@ function expectDocumented(route: RestRoute, answer: { status: number; body: unkn
   const documented = Object.keys(operationOf(route).responses).map(Number);
   expect(documented, `${label(route)} answered ${answer.status}`).toContain(answer.status);
   const validate = ajv.compile(responseSchema(route, answer.status));
-  expect(validate(answer.body) ? null : { route: label(route), status: answer.status, body: answer.body, errors: validate.errors }).toBeNull();
+  expect(
+    validate(answer.body) ? null : { route: label(route), status: answer.status, body: answer.body, errors: validate.errors },
+  ).toBeNull();
 }
 
 /** A request for `route` as its documentation's examples describe it. */
@@ -72,17 +75,25 @@ describe('GET /api/v1/openapi.json', () => {
       const security = operationOf(route).security;
       expect(security).toContainEqual({ bearer: [] });
       expect(security).toContainEqual({ basic: [] });
-      expect(security.some((entry: object) => Object.keys(entry).length === 0), label(route)).toBe(route.doc.access === 'anyone');
+      expect(
+        security.some((entry: object) => Object.keys(entry).length === 0),
+        label(route),
+      ).toBe(route.doc.access === 'anyone');
     }
     const envelope = ajv.compile(document.components.schemas.ErrorEnvelope);
-    expect(envelope({ meta: { status: 'not_found', message: 'The resource you were looking for does not exist', errors: null } })).toBe(true);
-    expect(envelope({ meta: { status: 'invalid', message: 'x', errors: { 'concept_results[0].concept_uid': ['is unknown'] } } })).toBe(true);
+    expect(envelope({ meta: { status: 'not_found', message: 'The resource you were looking for does not exist', errors: null } })).toBe(
+      true,
+    );
+    expect(envelope({ meta: { status: 'invalid', message: 'x', errors: { 'concept_results[0].concept_uid': ['is unknown'] } } })).toBe(
+      true,
+    );
     expect(envelope({ error: 'x' })).toBe(false);
   });
 
   it('every request and response schema is a schema the validator accepts', () => {
     for (const route of routes) {
-      for (const status of Object.keys(operationOf(route).responses)) expect(() => ajv.compile(responseSchema(route, Number(status)))).not.toThrow();
+      for (const status of Object.keys(operationOf(route).responses))
+        expect(() => ajv.compile(responseSchema(route, Number(status)))).not.toThrow();
       const body = operationOf(route).requestBody?.content['application/json'];
       if (body) expect(ajv.validate(body.schema, body.example), `${label(route)}: its example fits its schema`).toBe(true);
     }
@@ -95,7 +106,10 @@ describe('every route answers as documented', () => {
     const staff = newToken();
     for (const route of routes) {
       await gateway.reset(demoData(teacher, staff));
-      const answer = await exampleRequest(route, route.doc.access === 'staff' ? staff : route.doc.access === 'anyone' ? undefined : teacher);
+      const answer = await exampleRequest(
+        route,
+        route.doc.access === 'staff' ? staff : route.doc.access === 'anyone' ? undefined : teacher,
+      );
       expect(answer.status, `${label(route)}: ${answer.text}`).toBe(200);
       expectDocumented(route, answer);
     }
@@ -118,21 +132,33 @@ describe('every route answers as documented', () => {
       see(route, await exampleRequest(route, 'lgw_not-a-real-token-0123456789'));
       if (route.doc.access !== 'anyone') see(route, await exampleRequest(route, undefined));
       // Someone signed in but not allowed.
-      if (route.doc.errors.includes(403)) see(route, await exampleRequest(route, route.doc.access === 'staff' ? tokens.owner : tokens.otherTeacher));
+      if (route.doc.errors.includes(403))
+        see(route, await exampleRequest(route, route.doc.access === 'staff' ? tokens.owner : tokens.otherTeacher));
       // An unknown id.
       if (route.doc.id) {
         const path = `/api/v1${route.url.replace(':id', '999999')}`;
-        see(route, await gateway.rest(route.method, path, { token: allowed(route), ...(route.doc.body ? { body: route.doc.body.example } : {}) }));
+        see(
+          route,
+          await gateway.rest(route.method, path, { token: allowed(route), ...(route.doc.body ? { body: route.doc.body.example } : {}) }),
+        );
       }
       // A body that is not a JSON object, and one whose fields are wrong.
       if (route.doc.body) {
         see(route, await exampleRequest(route, allowed(route), [1, 2]));
-        see(route, await exampleRequest(route, allowed(route), route.url.includes('finish_lesson') ? { concept_results: [{ concept_uid: 5 }] } : { activity: { name: 5 } }));
+        see(
+          route,
+          await exampleRequest(
+            route,
+            allowed(route),
+            route.url.includes('finish_lesson') ? { concept_results: [{ concept_uid: 5 }] } : { activity: { name: 5 } },
+          ),
+        );
       }
     }
     // Each documented error status was seen where the route lists it (409 and 413 are left to their own tests).
     for (const route of routes) {
-      for (const status of route.doc.errors.filter((s) => s !== 409 && s !== 413)) expect(seen.get(label(route)), `${label(route)} ${status}`).toContain(status);
+      for (const status of route.doc.errors.filter((s) => s !== 409 && s !== 413))
+        expect(seen.get(label(route)), `${label(route)} ${status}`).toContain(status);
       expect(seen.get(label(route))).toContain(401);
     }
   });

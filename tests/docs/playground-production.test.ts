@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../kit/gateway.ts';
 
-// In production the playground is off (SPEC §6), unless PLAYGROUND=1 turns it on.
+// In production the playground is off (docs/contract.md, Running it), unless PLAYGROUND=1 turns it on.
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const gateways: Gateway[] = [];

@@ -4,7 +4,7 @@ import { demoData } from '../../src/demo/seed.ts';
 import { exampleTabs } from '../../src/playground/examples.ts';
 import { startGateway, type Gateway } from '../kit/gateway.ts';
 
-// The playground (SPEC §6): GraphiQL served by the gateway itself, from npm packages, with nothing loaded
+// The playground (docs/contract.md, Running it): GraphiQL served by the gateway itself, from npm packages, with nothing loaded
 // from another host; its example operations run as they are against the demo data.
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
@@ -14,7 +14,17 @@ const PAGE_URL = 'http://127.0.0.1:4000/graphql';
  * Absolute URLs that appear as text inside the bundled libraries and are never loaded: XML namespaces
  * (React DOM's SVG/MathML support), and links shown in error messages or the UI's help.
  */
-const NEVER_LOADED_HOSTS = new Set(['www.w3.org', 'react.dev', 'reactjs.org', 'github.com', 'codemirror.net', 'yarnpkg.com', 'en.wikipedia.org', 'commonmark.org', 'spec.commonmark.org']);
+const NEVER_LOADED_HOSTS = new Set([
+  'www.w3.org',
+  'react.dev',
+  'reactjs.org',
+  'github.com',
+  'codemirror.net',
+  'yarnpkg.com',
+  'en.wikipedia.org',
+  'commonmark.org',
+  'spec.commonmark.org',
+]);
 
 let gateway: Gateway;
 beforeAll(async () => {
@@ -28,7 +38,9 @@ async function page() {
 
 /** The script and stylesheet URLs a page references, resolved as a browser would (a data: icon is no request). */
 function referencedAssets(html: string): URL[] {
-  const refs = [...html.matchAll(/<(?:script|link)\b[^>]*?\b(?:src|href)="([^"]+)"/g)].map((match) => match[1]!).filter((ref) => !ref.startsWith('data:'));
+  const refs = [...html.matchAll(/<(?:script|link)\b[^>]*?\b(?:src|href)="([^"]+)"/g)]
+    .map((match) => match[1]!)
+    .filter((ref) => !ref.startsWith('data:'));
   return refs.map((ref) => new URL(ref, PAGE_URL));
 }
 
@@ -91,13 +103,23 @@ describe('GET /graphql from a browser', () => {
     for (const tab of config.tabs.filter((_: unknown, index: number) => !needsToken[index])) expect(JSON.parse(tab.headers)).toEqual({});
     expect(JSON.parse(config.defaultHeaders)).toEqual({});
     expect(config.tabs.map((tab: { query: string }) => /^(?:query|mutation) (\w+)/m.exec(tab.query)?.[1])).toEqual([
-      'Activity', 'Activities', 'ClassroomActivity', 'Viewer', 'FinishLesson', 'UnpinAndLock', 'PublishEdition',
+      'Activity',
+      'Activities',
+      'ClassroomActivity',
+      'Viewer',
+      'FinishLesson',
+      'UnpinAndLock',
+      'PublishEdition',
     ]);
   });
 
   it('leaves POST, and GET without text/html, to GraphQL', async () => {
     expect(await gateway.graphql('{ __typename }')).toMatchObject({ status: 200, data: { __typename: 'Query' } });
-    const get = await gateway.app.inject({ method: 'GET', url: '/graphql?query=%7B__typename%7D', headers: { accept: 'application/json', 'apollo-require-preflight': 'true' } });
+    const get = await gateway.app.inject({
+      method: 'GET',
+      url: '/graphql?query=%7B__typename%7D',
+      headers: { accept: 'application/json', 'apollo-require-preflight': 'true' },
+    });
     expect(get.statusCode).toBe(200);
     expect(JSON.parse(get.body)).toEqual({ data: { __typename: 'Query' } });
   });

@@ -2,9 +2,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ids, tokens, uids } from '../kit/fixture.ts';
 import { startGateway, type Gateway } from '../kit/gateway.ts';
+import { errorCodes as codes } from '../kit/graphql.ts';
 
-// What a client sees when something goes wrong: codes on every error, masked internals, parse and
-// validation errors, and the production hardening (no introspection, no field suggestions).
+// The GraphQL face, whatever the module (docs/contract.md, GraphQL and Errors): what a client sees when
+// something goes wrong: codes on every error, masked internals, parse and validation errors, and the
+// production hardening (no introspection, no field suggestions).
 
 const GENERIC = 'Internal server error';
 
@@ -15,10 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all([gateway.close(), production.close()]));
 beforeEach(() => Promise.all([gateway.reset(), production.reset()]));
-
-function codes(answer: { errors?: { extensions?: Record<string, any> }[] }) {
-  return (answer.errors ?? []).map((error) => error.extensions?.code);
-}
 
 /** Makes the stored activity break the schema's promise that `data` is a JSON object: a resolver then fails unexpectedly. */
 async function corruptActivityData(target: Gateway) {
@@ -88,7 +86,9 @@ describe('every error carries extensions.code', () => {
 describe('an unexpected error', () => {
   it('reaches the client as INTERNAL_SERVER_ERROR with a generic message, and spares the rest of the answer', async () => {
     await corruptActivityData(gateway);
-    const answer = await gateway.graphql(`{ activity(id: "${uids.lesson}") { uid data } other: activity(id: "${uids.followUp}") { uid data } }`);
+    const answer = await gateway.graphql(
+      `{ activity(id: "${uids.lesson}") { uid data } other: activity(id: "${uids.followUp}") { uid data } }`,
+    );
     expect(answer.status).toBe(200);
     expect(answer.errors).toHaveLength(1);
     const [error] = answer.errors!;
@@ -138,7 +138,11 @@ describe('in production', () => {
   const INTROSPECTION = '{ __schema { queryType { name } types { name } } }';
 
   it('rejects introspection', async () => {
-    for (const query of [INTROSPECTION, '{ __type(name: "Activity") { fields { name } } }', 'query IntrospectionQuery { __schema { directives { name } } }']) {
+    for (const query of [
+      INTROSPECTION,
+      '{ __type(name: "Activity") { fields { name } } }',
+      'query IntrospectionQuery { __schema { directives { name } } }',
+    ]) {
       const answer = await production.graphql(query);
       expect(answer.status, query).toBe(400);
       expect(codes(answer), query).toEqual(['GRAPHQL_VALIDATION_FAILED']);

@@ -35,7 +35,8 @@ function tcpProxy(target: URL) {
   const stop = () =>
     new Promise<void>((resolve) => {
       for (const socket of sockets) socket.destroy();
-      server ? server.close(() => resolve()) : resolve();
+      if (server) server.close(() => resolve());
+      else resolve();
     });
   return { start, stop };
 }
@@ -89,7 +90,9 @@ describe.skipIf(!serverUrl)('database outage', () => {
     for (let i = 0; i < 2; i += 1) {
       const down = await rest();
       expect(down.statusCode).toBe(503);
-      expect(down.json()).toEqual({ meta: { status: 'unavailable', message: 'The service is unavailable, try again shortly', errors: null } });
+      expect(down.json()).toEqual({
+        meta: { status: 'unavailable', message: 'The service is unavailable, try again shortly', errors: null },
+      });
     }
     const anonymous = await graphql();
     expect(anonymous.statusCode).toBe(503);
@@ -100,7 +103,11 @@ describe.skipIf(!serverUrl)('database outage', () => {
     expect(signedIn.statusCode).toBe(503);
     expect(signedIn.json().errors[0].extensions.code).toBe('UNAVAILABLE');
     expect(signedIn.body).not.toMatch(internals);
-    const signedInRest = await app.inject({ method: 'GET', url: '/api/v1/classroom_activities/1/student_names', headers: { authorization: 'Bearer lgw_x0123456789' } });
+    const signedInRest = await app.inject({
+      method: 'GET',
+      url: '/api/v1/classroom_activities/1/student_names',
+      headers: { authorization: 'Bearer lgw_x0123456789' },
+    });
     expect(signedInRest.statusCode).toBe(503);
     expect(signedInRest.json().meta.status).toBe('unavailable');
 

@@ -62,12 +62,18 @@ describe('rate limit', () => {
 
 describe('security headers', () => {
   it('every JSON answer forbids framing, sniffing and any active content', async () => {
-    for (const response of [await get('/api/v1/activities/10', { ip: '10.2.0.1' }), await graphql('10.2.0.2'), await get('/nowhere', { ip: '10.2.0.3' })]) {
+    for (const response of [
+      await get('/api/v1/activities/10', { ip: '10.2.0.1' }),
+      await graphql('10.2.0.2'),
+      await get('/nowhere', { ip: '10.2.0.3' }),
+    ]) {
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
       expect(response.headers['strict-transport-security']).toMatch(/max-age=\d+/);
       expect(response.headers['referrer-policy']).toBe('no-referrer');
-      expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+      expect(response.headers['content-security-policy']).toBe(
+        "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+      );
       expect(response.headers['x-powered-by']).toBeUndefined();
     }
   });

@@ -25,7 +25,11 @@ afterAll(() => gateway?.close());
 describe('request logs', () => {
   it('one line per request with its id, user, route or operation, status and duration', async () => {
     lines.length = 0;
-    const rest = await gateway.app.inject({ method: 'GET', url: '/api/v1/classroom_activities/100/student_names', headers: { authorization: `Bearer ${tokens.owner}`, 'x-request-id': 'req-rest-1' } });
+    const rest = await gateway.app.inject({
+      method: 'GET',
+      url: '/api/v1/classroom_activities/100/student_names',
+      headers: { authorization: `Bearer ${tokens.owner}`, 'x-request-id': 'req-rest-1' },
+    });
     const gql = await gateway.app.inject({
       method: 'POST',
       url: '/graphql',
@@ -39,8 +43,22 @@ describe('request logs', () => {
     expect(requestLines).toHaveLength(3);
     expect(entries()).toHaveLength(3); // and nothing else (no "incoming request" / "request completed" pairs)
     const [r, g, a] = requestLines;
-    expect(r).toMatchObject({ reqId: 'req-rest-1', userId: ids.owner, method: 'GET', route: '/api/v1/classroom_activities/:id/student_names', statusCode: 200, level: 30 });
-    expect(g).toMatchObject({ reqId: 'req-gql-1', userId: ids.owner, method: 'POST', route: '/graphql', operation: 'WhoAmI', statusCode: 200 });
+    expect(r).toMatchObject({
+      reqId: 'req-rest-1',
+      userId: ids.owner,
+      method: 'GET',
+      route: '/api/v1/classroom_activities/:id/student_names',
+      statusCode: 200,
+      level: 30,
+    });
+    expect(g).toMatchObject({
+      reqId: 'req-gql-1',
+      userId: ids.owner,
+      method: 'POST',
+      route: '/graphql',
+      operation: 'WhoAmI',
+      statusCode: 200,
+    });
     expect(a).toMatchObject({ reqId: 'req-anon-1', route: '/api/v1/activities/:id', statusCode: 200 });
     expect(a).not.toHaveProperty('userId');
     for (const entry of requestLines) expect(entry.durationMs).toEqual(expect.any(Number));
@@ -53,9 +71,24 @@ describe('request logs', () => {
     const basic = Buffer.from(`${tokens.staff}:`).toString('base64');
     await gateway.app.inject({ method: 'GET', url: '/api/v1/activities/10', headers: { authorization: `Bearer ${secret}` } });
     await gateway.app.inject({ method: 'GET', url: '/api/v1/activities/10', headers: { authorization: `Basic ${basic}` } });
-    await gateway.app.inject({ method: 'PUT', url: '/api/v1/classroom_activities/100/finish_lesson', headers: { authorization: `Bearer ${tokens.owner}`, 'content-type': 'application/json' }, payload: JSON.stringify({ password, concept_results: [{ activity_session_uid: password }] }) });
-    await gateway.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` }, payload: JSON.stringify({ query: `{ activity(id: "${password}") { id } }` }) });
-    await gateway.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: `{"query": "${password}` });
+    await gateway.app.inject({
+      method: 'PUT',
+      url: '/api/v1/classroom_activities/100/finish_lesson',
+      headers: { authorization: `Bearer ${tokens.owner}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ password, concept_results: [{ activity_session_uid: password }] }),
+    });
+    await gateway.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+      payload: JSON.stringify({ query: `{ activity(id: "${password}") { id } }` }),
+    });
+    await gateway.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"query": "${password}`,
+    });
     const all = lines.join('\n');
     expect(entries().filter((entry) => entry.msg === 'request')).toHaveLength(5);
     for (const needle of [secret, password, tokens.staff, tokens.owner, basic]) expect(all).not.toContain(needle);

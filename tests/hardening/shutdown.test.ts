@@ -1,61 +1,12 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startCommand } from '../../scripts/start-command.mjs';
-import { freshServerDatabase } from '../kit/gateway.ts';
+import { startServerProcess, stopServerProcesses } from '../kit/server-process.ts';
 
 // The real server, started as `npm start` starts it (the bundle in dist/), serves every face, and gets
 // SIGTERM while requests are in flight: they are answered, new connections are refused, and the process
 // exits 0 after closing the database.
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
-
-async function startServer(): Promise<{ child: ChildProcess; port: number; exited: Promise<number | null>; output: () => string }> {
-  const dir = await mkdtemp(join(tmpdir(), 'lgw-shutdown-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  const { DATABASE_URL: server, ...inherited } = process.env;
-  let databaseUrl = '';
-  if (server) {
-    const database = await freshServerDatabase(server, 'lgw_test_shutdown');
-    cleanups.push(database.drop);
-    databaseUrl = database.url;
-  }
-  const start = startCommand(root);
-  for (const [command, ...args] of start.steps) execFileSync(command === 'node' ? process.execPath : command!, args, { cwd: root });
-  const child = spawn(process.execPath, start.nodeArgs, {
-    cwd: root,
-    env: { ...inherited, PORT: '0', HOST: '127.0.0.1', DEMO_DATA: '1', LOG_LEVEL: 'info', DATA_DIR: join(dir, 'data'), DATABASE_URL: databaseUrl },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  cleanups.push(async () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const match = /Lessons gateway on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-      if (match) {
-        clearInterval(timer);
-        resolve(Number(match[1]));
-      } else if (child.exitCode !== null) {
-        clearInterval(timer);
-        reject(new Error(`The server did not start:\n${output}`));
-      }
-    }, 50);
-  });
-  return { child, port, exited, output: () => output };
-}
+afterAll(() => stopServerProcesses());
 
 /** Opens a connection and sends a request's head and the first part of its body: it is now in flight. */
 async function startRequest(port: number, body: string, cut: number): Promise<{ socket: Socket; finish: () => Promise<string> }> {
@@ -64,7 +15,9 @@ async function startRequest(port: number, body: string, cut: number): Promise<{ 
   let answer = '';
   socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
   const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-  socket.write(`POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, cut)}`);
+  socket.write(
+    `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, cut)}`,
+  );
   return {
     socket,
     finish: async () => {
@@ -89,8 +42,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('npm start', () => {
   it('serves GraphQL, REST, the docs and the playground from the bundle, on the demo data', async () => {
-    const { child, port, exited, output } = await startServer();
-    const base = `http://127.0.0.1:${port}`;
+    const { child, origin: base, exited, output } = await startServerProcess();
     const rest = await fetch(`${base}/api/v1/activities/-KsL6d9-ij4oM7qMUZFm`);
     expect(rest.status).toBe(200);
     expect(((await rest.json()) as { activity: { uid: string } }).activity.uid).toBe('-KsL6d9-ij4oM7qMUZFm');
@@ -113,7 +65,7 @@ describe('npm start', () => {
 
 describe('SIGTERM', () => {
   it('finishes in-flight requests, refuses new connections, closes the database and exits 0', async () => {
-    const { child, port, exited, output } = await startServer();
+    const { child, port, exited, output } = await startServerProcess();
     const body = JSON.stringify({ query: 'query Slow { activities(first: 5) { totalCount edges { node { uid name } } } }' });
     const first = await startRequest(port, body, 10);
     const second = await startRequest(port, body, 30);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, ids, tokens } from '../kit/fixture.ts';
 import { startGateway } from '../kit/gateway.ts';
-import { freshTarget, runCommand, type Target } from '../cli/commands.ts';
+import { freshTarget, runCommand, type Target } from '../kit/commands.ts';
 
 // `npm run token:revoke -- ID | PREFIX`, run for real; revoked and expired tokens are 401 (never anonymous).
 
@@ -75,22 +75,29 @@ describe('npm run token:revoke', () => {
 });
 
 describe('expired tokens', () => {
-  it('are 401 on REST and UNAUTHENTICATED on GraphQL', async () => {
-    const gateway = await startGateway();
-    try {
-      await gateway.reset();
-      const path = `/api/v1/classroom_activities/${ids.classroomActivity}/student_names`;
-      expect((await gateway.rest('GET', path, { token: tokens.coteacher })).status).toBe(200);
-      await gateway.database.prisma.$executeRawUnsafe(`UPDATE access_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, sha256(tokens.coteacher));
-      const rest = await gateway.rest('GET', path, { token: tokens.coteacher });
-      expect(rest.status).toBe(401);
-      expect(rest.body.meta.status).toBe('unauthorized');
-      const graphql = await gateway.graphql('{ viewer { id } }', {}, tokens.coteacher);
-      expect(graphql.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
-      // Even on an anonymous read: a wrong token is never treated as anonymous.
-      expect((await gateway.rest('GET', '/api/v1/activities/uids_and_flags', { token: tokens.coteacher })).status).toBe(401);
-    } finally {
-      await gateway.close();
-    }
-  }, SLOW);
+  it(
+    'are 401 on REST and UNAUTHENTICATED on GraphQL',
+    async () => {
+      const gateway = await startGateway();
+      try {
+        await gateway.reset();
+        const path = `/api/v1/classroom_activities/${ids.classroomActivity}/student_names`;
+        expect((await gateway.rest('GET', path, { token: tokens.coteacher })).status).toBe(200);
+        await gateway.database.prisma.$executeRawUnsafe(
+          `UPDATE access_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = $1`,
+          sha256(tokens.coteacher),
+        );
+        const rest = await gateway.rest('GET', path, { token: tokens.coteacher });
+        expect(rest.status).toBe(401);
+        expect(rest.body.meta.status).toBe('unauthorized');
+        const graphql = await gateway.graphql('{ viewer { id } }', {}, tokens.coteacher);
+        expect(graphql.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+        // Even on an anonymous read: a wrong token is never treated as anonymous.
+        expect((await gateway.rest('GET', '/api/v1/activities/uids_and_flags', { token: tokens.coteacher })).status).toBe(401);
+      } finally {
+        await gateway.close();
+      }
+    },
+    SLOW,
+  );
 });

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freshServerDatabase, startGateway, type Gateway } from '../kit/gateway.ts';
+import { freshServerDatabase, startGateway, type Gateway } from './gateway.ts';
 
 // Runs the real commands (`npm run db:import`, `npm run token:create`) as child processes, each time on a
 // database of the test's own: a fresh embedded data folder, or a fresh database on the server named by
@@ -60,7 +60,11 @@ export async function freshTarget(): Promise<Target> {
 export type CommandResult = { code: number | null; stdout: string; stderr: string };
 
 /** `node --import tsx src/cli/<command>.ts ...args`, as the npm scripts run it. */
-export function runCommand(command: 'import' | 'token-create' | 'token-revoke', args: string[], env: Record<string, string>): Promise<CommandResult> {
+export function runCommand(
+  command: 'import' | 'token-create' | 'token-revoke',
+  args: string[],
+  env: Record<string, string>,
+): Promise<CommandResult> {
   const { DATABASE_URL: _server, DATA_DIR: _dir, ...inherited } = process.env;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', `src/cli/${command}.ts`, ...args], {

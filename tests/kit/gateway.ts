@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -12,18 +13,12 @@ import { fixture } from './fixture.ts';
 // would. With DATABASE_URL set, each gateway gets a new database on that server, dropped at close;
 // otherwise an embedded PGlite in memory.
 
-/** The nested classroom-activity query the lesson screen makes. */
-export const NESTED_CLASSROOM_ACTIVITY_QUERY = `query($id: ID!) {
-  classroomActivity(id: $id) {
-    classroom { teacher { name } }
-    unit { name }
-    studentNames { activitySessionUid name }
-    sessions { uid state student { name } conceptResults { concept { uid } questionType metadata } }
-  }
-}`;
-
 export type RestAnswer = { status: number; body: any; headers: Record<string, unknown>; text: string };
-export type GraphQLAnswer<T = any> = { status: number; data?: T; errors?: { message: string; path?: string[]; extensions?: Record<string, any> }[] };
+export type GraphQLAnswer<T = any> = {
+  status: number;
+  data?: T;
+  errors?: { message: string; path?: string[]; extensions?: Record<string, any> }[];
+};
 
 export type Gateway = {
   app: FastifyInstance;
@@ -31,7 +26,11 @@ export type Gateway = {
   config: Config;
   /** A database URL for this gateway's own database (PostgreSQL runs only). */
   databaseUrl: string | undefined;
-  rest(method: InjectOptions['method'], path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string>; payload?: string | Buffer }): Promise<RestAnswer>;
+  rest(
+    method: InjectOptions['method'],
+    path: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string>; payload?: string | Buffer },
+  ): Promise<RestAnswer>;
   graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GraphQLAnswer<T>>;
   /** Empties every table, then loads `data` (the shared fixture by default). */
   reset(data?: unknown): Promise<void>;
@@ -42,9 +41,23 @@ export type Gateway = {
   close(): Promise<void>;
 };
 
-const tables = [
-  'concept_results', 'activity_sessions', 'classroom_activities', 'user_milestones', 'user_objectives', 'milestones', 'objectives',
-  'access_tokens', 'classrooms_teachers', 'concepts', 'activities', 'activity_classifications', 'units', 'classrooms', 'users',
+/** Every table, children first (the order TRUNCATE and the snapshots use). */
+export const tables = [
+  'concept_results',
+  'activity_sessions',
+  'classroom_activities',
+  'user_milestones',
+  'user_objectives',
+  'milestones',
+  'objectives',
+  'access_tokens',
+  'classrooms_teachers',
+  'concepts',
+  'activities',
+  'activity_classifications',
+  'units',
+  'classrooms',
+  'users',
 ];
 
 /** A new, empty database on the server `serverUrl` names (connected to as admin), and how to drop it. */
@@ -67,10 +80,20 @@ export async function freshServerDatabase(serverUrl: string, prefix = 'lgw_test'
   };
 }
 
-export async function startGateway(env: Record<string, string> = {}, appOptions: Omit<AppOptions, 'config' | 'database'> = {}): Promise<Gateway> {
+export async function startGateway(
+  env: Record<string, string> = {},
+  appOptions: Omit<AppOptions, 'config' | 'database'> = {},
+): Promise<Gateway> {
   const server = process.env.DATABASE_URL ? await freshServerDatabase(process.env.DATABASE_URL) : undefined;
   // Tests fire many requests from one address: the rate limit is out of the way unless a test sets it.
-  const config = loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: '0', DATA_DIR: 'memory://', RATE_LIMIT_MAX: '1000000', DATABASE_URL: server?.url ?? '', ...env });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    DEMO_DATA: '0',
+    DATA_DIR: 'memory://',
+    RATE_LIMIT_MAX: '1000000',
+    DATABASE_URL: server?.url ?? '',
+    ...env,
+  });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app = await buildApp({ config, database, ...appOptions });
   await app.ready();
@@ -123,4 +146,25 @@ export async function startGateway(env: Record<string, string> = {}, appOptions:
     },
   };
   return gateway;
+}
+
+/**
+ * A gateway for the tests of the calling file or describe block: started before them, emptied and loaded
+ * with the fixture before each (unless `reset` is false), closed after them. It stands for the started
+ * gateway, so tests use it as they would `startGateway`'s (it throws if used before it is started).
+ */
+export function gatewayForTests(env: Record<string, string> = {}, options: { reset?: boolean } = {}): Gateway {
+  let started: Gateway | undefined;
+  beforeAll(async () => {
+    started = await startGateway(env);
+  });
+  afterAll(() => started?.close());
+  if (options.reset ?? true) beforeEach(() => started!.reset());
+  return new Proxy({} as Gateway, {
+    get(_target, key) {
+      if (!started) throw new Error('gatewayForTests: the gateway is used before it started (outside a test or hook)');
+      const value = started[key as keyof Gateway];
+      return typeof value === 'function' ? value.bind(started) : value;
+    },
+  });
 }

@@ -1,12 +1,16 @@
 import { expect } from 'vitest';
-import type { Gateway } from '../kit/gateway.ts';
-import { fixture, tokens } from '../kit/fixture.ts';
+import type { Gateway, RestAnswer } from './gateway.ts';
+import { ids } from './fixture.ts';
 
-// Small helpers for the REST tests: what a legacy client sends and what it expects back.
+// What a legacy /api/v1 client sends and expects back: the error envelope (docs/contract.md, Errors), its
+// credentials, the lessons client's form bodies, and the paths of the classroom activity routes.
+
+/** The `meta` of a successful activity answer. */
+export const successMeta = { status: 'success', message: null, errors: null };
 
 export const NOT_FOUND_MESSAGE = 'The resource you were looking for does not exist';
 
-/** The error envelope of SPEC §3. `message` defaults to "some non-empty text". */
+/** The error envelope. `message` defaults to "some non-empty text". */
 export function errorBody(status: string, message: unknown = expect.stringMatching(/\S/), errors: unknown = null) {
   return { meta: { status, message, errors } };
 }
@@ -15,6 +19,10 @@ export const notFoundBody = errorBody('not_found', NOT_FOUND_MESSAGE);
 export const unauthorizedBody = errorBody('unauthorized');
 export const forbiddenBody = errorBody('forbidden');
 export const badRequestBody = errorBody('bad_request');
+export const payloadTooLargeBody = errorBody('payload_too_large');
+
+/** The 422 envelope naming exactly `errors` (field path → messages). */
+export const invalidBody = (errors: Record<string, unknown>) => errorBody('invalid', expect.any(String), errors);
 
 /** `Authorization: Basic` with the token as the user name and an empty password (old clients). */
 export function basicAuth(user: string, password = ''): Record<string, string> {
@@ -29,35 +37,27 @@ export function urlEncodedForm(fields: Record<string, string>): { payload: strin
 /** The same as multipart/form-data. */
 export function multipartForm(fields: Record<string, string>): { payload: string; headers: Record<string, string> } {
   const boundary = '----lessonsClientBoundary7MA4YWxkTrZu0gW';
-  const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
   return { payload: `${parts.join('')}--${boundary}--\r\n`, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-/** The fixture with extra records appended to some of its lists. */
-export function fixtureWith(extra: Partial<Record<keyof ReturnType<typeof fixture>, unknown[]>>) {
-  const data: Record<string, unknown[]> = fixture();
-  for (const [list, records] of Object.entries(extra)) data[list] = [...(data[list] ?? []), ...(records ?? [])];
-  return data;
-}
-
-export type ClassroomActivityState = {
-  locked: boolean;
-  pinned: boolean;
-  completed: boolean;
-  editionId: string | null;
-  sessions: { uid: string; state: string; conceptResults: { concept: { uid: string }; questionType: string; metadata: Record<string, unknown> }[] }[];
-};
-
-/** What the owner sees of a classroom activity through GraphQL (null when unknown or hidden). */
-export async function classroomActivityState(gateway: Gateway, id: number, token: string = tokens.owner): Promise<ClassroomActivityState | null> {
-  const answer = await gateway.graphql(
-    `query($id: ID!) { classroomActivity(id: $id) { locked pinned completed editionId
-       sessions { uid state conceptResults { concept { uid } questionType metadata } } } }`,
-    { id: String(id) },
-    token,
-  );
-  expect(answer.errors).toBeUndefined();
-  return answer.data.classroomActivity;
-}
-
 export const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+export type ClassroomActivityRoute = 'student_names' | 'teacher_and_classroom_name' | 'unpin_and_lock_activity' | 'finish_lesson';
+
+/** `/api/v1/classroom_activities/:id/<route>`. */
+export const classroomActivityPath = (route: ClassroomActivityRoute, id: number | string = ids.classroomActivity) =>
+  `/api/v1/classroom_activities/${id}/${route}`;
+
+/** The finish_lesson route of a classroom activity (the shared fixture's lesson by default). */
+export const finishLessonPath = (id: number | string = ids.classroomActivity) => classroomActivityPath('finish_lesson', id);
+
+/** Sends a request that must be refused, and checks the database did not change. */
+export async function rejectedRequest(gateway: Gateway, ...request: Parameters<Gateway['rest']>): Promise<RestAnswer> {
+  const before = await gateway.snapshot();
+  const answer = await gateway.rest(...request);
+  expect(await gateway.snapshot(), `${request[0]} ${request[1]} changed the database (answered ${answer.status})`).toBe(before);
+  return answer;
+}

@@ -1,29 +1,25 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../kit/gateway.ts';
-import { ids, tokens, uids } from '../kit/fixture.ts';
-import { fixtureWith, ISO_8601, notFoundBody, unauthorizedBody } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { gatewayForTests } from '../kit/gateway.ts';
+import { fixture, ids, tokens, uids } from '../kit/fixture.ts';
+import { ISO_8601, notFoundBody, successMeta as success, unauthorizedBody } from '../kit/rest.ts';
 
-// The anonymous activity reads of SPEC §3: GET /activities/:id, its follow-up and supporting-info views,
-// and uids_and_flags.
+// The anonymous activity reads (docs/contract.md, REST routes): GET /activities/:id, its follow-up and
+// supporting-info views, and uids_and_flags, in the legacy shape. Which activity an id names, and the
+// rest of the rules: tests/activities/.
 
-let gateway: Gateway;
-beforeAll(async () => {
-  gateway = await startGateway();
-});
-afterAll(() => gateway?.close());
-beforeEach(() => gateway.reset());
+const gateway = gatewayForTests();
 
-const success = { status: 'success', message: null, errors: null };
-
+/** The fixture's lesson as the legacy body shows it: snake_case, numeric ids, an anonymous path. */
+const lesson = fixture().activities[0]!;
 const lessonBody = {
-  id: ids.lesson,
-  uid: uids.lesson,
-  name: 'Parallel Structure',
-  description: 'Build sentences whose parts match.',
-  flags: ['production', 'beta'],
-  data: { questions: ['q1'] },
-  supporting_info: 'https://example.org/plan.pdf',
-  follow_up_activity_id: ids.followUp,
+  id: lesson.id,
+  uid: lesson.uid,
+  name: lesson.name,
+  description: lesson.description,
+  flags: lesson.flags,
+  data: lesson.data,
+  supporting_info: lesson.supportingInfo,
+  follow_up_activity_id: lesson.followUpActivityId,
   classification: { id: 6, key: 'lessons', name: 'Quill Lessons' },
   anonymous_path: `/activity_sessions/anonymous?activity_id=${ids.lesson}`,
   created_at: expect.stringMatching(ISO_8601),
@@ -40,8 +36,18 @@ describe('GET /api/v1/activities/:id', () => {
     expect(Object.keys(answer.body).sort()).toEqual(['activity', 'meta']);
     expect(Object.keys(answer.body.activity).sort()).toEqual(
       [
-        'id', 'uid', 'name', 'description', 'flags', 'data', 'supporting_info', 'follow_up_activity_id',
-        'classification', 'anonymous_path', 'created_at', 'updated_at',
+        'id',
+        'uid',
+        'name',
+        'description',
+        'flags',
+        'data',
+        'supporting_info',
+        'follow_up_activity_id',
+        'classification',
+        'anonymous_path',
+        'created_at',
+        'updated_at',
       ].sort(),
     );
   });
@@ -89,22 +95,6 @@ describe('GET /api/v1/activities/:id', () => {
     });
   });
 
-  it("tries the uid first: an activity whose uid is another activity's numeric id wins", async () => {
-    await gateway.reset(fixtureWith({ activities: [{ id: 30, uid: String(ids.lesson), name: 'Uid Looks Numeric', flags: ['alpha'] }] }));
-
-    const byUid = await gateway.rest('GET', `/api/v1/activities/${ids.lesson}`);
-    expect(byUid.status).toBe(200);
-    expect(byUid.body.activity).toMatchObject({ id: 30, uid: String(ids.lesson), name: 'Uid Looks Numeric', anonymous_path: '/activity_sessions/anonymous?activity_id=30' });
-
-    const byId = await gateway.rest('GET', '/api/v1/activities/30');
-    expect(byId.status).toBe(200);
-    expect(byId.body.activity).toMatchObject({ id: 30, uid: String(ids.lesson) });
-
-    // The lesson itself is still reachable by its own uid.
-    const lesson = await gateway.rest('GET', `/api/v1/activities/${uids.lesson}`);
-    expect(lesson.body.activity).toMatchObject({ id: ids.lesson, uid: uids.lesson });
-  });
-
   it.each([
     ['an unknown uid', 'no-such-activity-uid'],
     ['an unknown numeric id', '999999'],
@@ -139,70 +129,56 @@ describe('GET /api/v1/activities/:id', () => {
   });
 });
 
-describe('GET /api/v1/activities/:id/follow_up_activity_name_and_supporting_info', () => {
-  it("answers the follow-up activity's name and the supporting-info link", async () => {
-    const answer = await gateway.rest('GET', `/api/v1/activities/${uids.lesson}/follow_up_activity_name_and_supporting_info`);
+const views = [
+  {
+    view: 'follow_up_activity_name_and_supporting_info',
+    ofLesson: { follow_up_activity_name: 'Parallel Structure Practice', supporting_info: 'https://example.org/plan.pdf' },
+    without: {
+      what: 'no follow-up and no supporting info',
+      id: uids.followUp,
+      body: { follow_up_activity_name: null, supporting_info: null },
+    },
+    unknown: 'no-such-activity-uid',
+  },
+  {
+    view: 'supporting_info',
+    ofLesson: { supporting_info: 'https://example.org/plan.pdf' },
+    without: { what: 'no supporting info', id: uids.lonelyActivity, body: { supporting_info: null } },
+    unknown: '424242',
+  },
+];
 
-    expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ follow_up_activity_name: 'Parallel Structure Practice', supporting_info: 'https://example.org/plan.pdf' });
+describe.each(views)('GET /api/v1/activities/:id/$view', ({ view, ofLesson, without, unknown }) => {
+  const path = (id: string | number) => `/api/v1/activities/${id}/${view}`;
+
+  it("answers the lesson's, by uid or by numeric id", async () => {
+    for (const id of [uids.lesson, ids.lesson]) {
+      const answer = await gateway.rest('GET', path(id));
+
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual(ofLesson);
+    }
   });
 
-  it('accepts the numeric id too', async () => {
-    const answer = await gateway.rest('GET', `/api/v1/activities/${ids.lesson}/follow_up_activity_name_and_supporting_info`);
+  it(`answers nulls for an activity with ${without.what}`, async () => {
+    const answer = await gateway.rest('GET', path(without.id));
 
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ follow_up_activity_name: 'Parallel Structure Practice', supporting_info: 'https://example.org/plan.pdf' });
-  });
-
-  it('answers nulls for an activity with no follow-up and no supporting info', async () => {
-    const answer = await gateway.rest('GET', `/api/v1/activities/${uids.followUp}/follow_up_activity_name_and_supporting_info`);
-
-    expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ follow_up_activity_name: null, supporting_info: null });
+    expect(answer.body).toEqual(without.body);
   });
 
   it('answers 404 for an unknown activity', async () => {
-    const answer = await gateway.rest('GET', '/api/v1/activities/no-such-activity-uid/follow_up_activity_name_and_supporting_info');
+    const answer = await gateway.rest('GET', path(unknown));
 
     expect(answer.status).toBe(404);
     expect(answer.body).toEqual(notFoundBody);
   });
 
   it('answers 401 to a wrong token', async () => {
-    const answer = await gateway.rest('GET', `/api/v1/activities/${uids.lesson}/follow_up_activity_name_and_supporting_info`, { token: 'not-a-real-token-0123456789' });
+    const answer = await gateway.rest('GET', path(uids.lesson), { token: 'not-a-real-token-0123456789' });
 
     expect(answer.status).toBe(401);
     expect(answer.body).toEqual(unauthorizedBody);
-  });
-});
-
-describe('GET /api/v1/activities/:id/supporting_info', () => {
-  it('answers the supporting-info link', async () => {
-    const answer = await gateway.rest('GET', `/api/v1/activities/${uids.lesson}/supporting_info`);
-
-    expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ supporting_info: 'https://example.org/plan.pdf' });
-  });
-
-  it('accepts the numeric id too', async () => {
-    const answer = await gateway.rest('GET', `/api/v1/activities/${ids.lesson}/supporting_info`);
-
-    expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ supporting_info: 'https://example.org/plan.pdf' });
-  });
-
-  it('answers null when the activity has none', async () => {
-    const answer = await gateway.rest('GET', `/api/v1/activities/${uids.lonelyActivity}/supporting_info`);
-
-    expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ supporting_info: null });
-  });
-
-  it('answers 404 for an unknown activity', async () => {
-    const answer = await gateway.rest('GET', '/api/v1/activities/424242/supporting_info');
-
-    expect(answer.status).toBe(404);
-    expect(answer.body).toEqual(notFoundBody);
   });
 });
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../kit/gateway.ts';
-import { ids, tokens, uids } from '../kit/fixture.ts';
-import { unauthorizedBody } from './helpers.ts';
+import { tokens, uids } from '../kit/fixture.ts';
+import { classroomActivityPath, finishLessonPath, unauthorizedBody } from '../kit/rest.ts';
 
-// CORS for the lessons client, which calls cross-origin with credentials (SPEC §3), and the health
-// routes (SPEC §6).
+// CORS for the lessons client, which calls cross-origin with credentials (docs/contract.md, REST routes),
+// and the health routes (docs/contract.md, Running it).
 
 const LESSONS_ORIGIN = 'https://lessons.example.org';
 const OTHER_ORIGIN = 'https://evil.example.com';
@@ -27,13 +27,17 @@ describe('CORS with CORS_ORIGINS set', () => {
   });
 
   it.each([
-    ['PUT', `/api/v1/classroom_activities/${ids.classroomActivity}/finish_lesson`],
-    ['PUT', `/api/v1/classroom_activities/${ids.classroomActivity}/unpin_and_lock_activity`],
+    ['PUT', finishLessonPath()],
+    ['PUT', classroomActivityPath('unpin_and_lock_activity')],
     ['POST', '/api/v1/published_edition'],
     ['DELETE', `/api/v1/activities/${uids.lonelyActivity}`],
   ])('answers a preflight for a credentialed %s %s from the configured origin', async (method, path) => {
     const answer = await gateway.rest('OPTIONS', path, {
-      headers: { origin: LESSONS_ORIGIN, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin: LESSONS_ORIGIN,
+        'access-control-request-method': method,
+        'access-control-request-headers': 'authorization, content-type',
+      },
     });
 
     expect(answer.status).toBeGreaterThanOrEqual(200);
@@ -45,7 +49,7 @@ describe('CORS with CORS_ORIGINS set', () => {
   });
 
   it('lets the configured origin read an error too', async () => {
-    const answer = await gateway.rest('PUT', `/api/v1/classroom_activities/${ids.classroomActivity}/unpin_and_lock_activity`, { headers: { origin: LESSONS_ORIGIN } });
+    const answer = await gateway.rest('PUT', classroomActivityPath('unpin_and_lock_activity'), { headers: { origin: LESSONS_ORIGIN } });
 
     expect(answer.status).toBe(401);
     expect(answer.body).toEqual(unauthorizedBody);
@@ -54,7 +58,10 @@ describe('CORS with CORS_ORIGINS set', () => {
   });
 
   it('sends the CORS headers on a signed-in call from the configured origin', async () => {
-    const answer = await gateway.rest('GET', `/api/v1/classroom_activities/${ids.classroomActivity}/student_names`, { token: tokens.owner, headers: { origin: LESSONS_ORIGIN } });
+    const answer = await gateway.rest('GET', classroomActivityPath('student_names'), {
+      token: tokens.owner,
+      headers: { origin: LESSONS_ORIGIN },
+    });
 
     expect(answer.status).toBe(200);
     expect(answer.headers['access-control-allow-origin']).toBe(LESSONS_ORIGIN);
@@ -69,7 +76,7 @@ describe('CORS with CORS_ORIGINS set', () => {
   });
 
   it('gives another origin no access-control-allow-origin header on a preflight', async () => {
-    const answer = await gateway.rest('OPTIONS', `/api/v1/classroom_activities/${ids.classroomActivity}/finish_lesson`, {
+    const answer = await gateway.rest('OPTIONS', finishLessonPath(), {
       headers: { origin: OTHER_ORIGIN, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization' },
     });
 
@@ -77,7 +84,9 @@ describe('CORS with CORS_ORIGINS set', () => {
   });
 
   it('does not take an origin that merely starts like the configured one', async () => {
-    const answer = await gateway.rest('GET', `/api/v1/activities/${uids.lesson}`, { headers: { origin: `${LESSONS_ORIGIN}.evil.example.com` } });
+    const answer = await gateway.rest('GET', `/api/v1/activities/${uids.lesson}`, {
+      headers: { origin: `${LESSONS_ORIGIN}.evil.example.com` },
+    });
 
     expect(answer.headers).not.toHaveProperty('access-control-allow-origin');
   });

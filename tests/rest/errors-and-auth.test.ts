@@ -1,32 +1,35 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../kit/gateway.ts';
+import { describe, expect, it } from 'vitest';
+import { gatewayForTests, type Gateway } from '../kit/gateway.ts';
 import { ids, legacyResult, tokens, uids } from '../kit/fixture.ts';
-import { badRequestBody, basicAuth, errorBody, forbiddenBody, NOT_FOUND_MESSAGE, notFoundBody, unauthorizedBody, urlEncodedForm, multipartForm } from './helpers.ts';
+import { DEFAULT_APP_URL } from '../kit/finish-lesson.ts';
+import {
+  badRequestBody,
+  basicAuth,
+  classroomActivityPath,
+  finishLessonPath,
+  forbiddenBody,
+  multipartForm,
+  NOT_FOUND_MESSAGE,
+  notFoundBody,
+  payloadTooLargeBody,
+  rejectedRequest,
+  unauthorizedBody,
+  urlEncodedForm,
+} from '../kit/rest.ts';
 
-// The error envelope of SPEC §3 and the order of checks of SPEC §2-3: route and id (404), credentials
-// (401), permission (403), then the body (400, 413, 422).
+// The error envelope (docs/contract.md, Errors) and the order of checks (docs/contract.md, Who may do
+// what): route and id (404), credentials (401), permission (403), then the body (400, 413, 422).
 
-let gateway: Gateway;
-beforeAll(async () => {
-  gateway = await startGateway();
-});
-afterAll(() => gateway?.close());
-beforeEach(() => gateway.reset());
+const gateway = gatewayForTests();
 
 const WRONG_TOKEN = 'not-a-real-token-0123456789';
 const UNKNOWN_ID = 999;
 
-/** Runs a request that must be rejected and checks the database did not change. */
-async function rejected(...request: Parameters<Gateway['rest']>) {
-  const before = await gateway.snapshot();
-  const answer = await gateway.rest(...request);
-  expect(await gateway.snapshot()).toBe(before);
-  return answer;
-}
+const rejected = (...request: Parameters<Gateway['rest']>) => rejectedRequest(gateway, ...request);
 
 describe('the error envelope', () => {
   it('400: {"meta": {"status": "bad_request", ...}} for a body that is not a JSON object', async () => {
-    const answer = await gateway.rest('PUT', `/api/v1/classroom_activities/${ids.classroomActivity}/finish_lesson`, { token: tokens.owner, body: [] });
+    const answer = await gateway.rest('PUT', finishLessonPath(), { token: tokens.owner, body: [] });
 
     expect(answer.status).toBe(400);
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
@@ -34,7 +37,7 @@ describe('the error envelope', () => {
   });
 
   it('401: {"meta": {"status": "unauthorized", ...}} without credentials', async () => {
-    const answer = await gateway.rest('GET', `/api/v1/classroom_activities/${ids.classroomActivity}/student_names`);
+    const answer = await gateway.rest('GET', classroomActivityPath('student_names'));
 
     expect(answer.status).toBe(401);
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
@@ -42,14 +45,14 @@ describe('the error envelope', () => {
   });
 
   it('403: {"meta": {"status": "forbidden", ...}} for a signed-in user without permission', async () => {
-    const answer = await gateway.rest('GET', `/api/v1/classroom_activities/${ids.classroomActivity}/student_names`, { token: tokens.otherTeacher });
+    const answer = await gateway.rest('GET', classroomActivityPath('student_names'), { token: tokens.otherTeacher });
 
     expect(answer.status).toBe(403);
     expect(answer.body).toEqual({ meta: { status: 'forbidden', message: expect.stringMatching(/\S/), errors: null } });
   });
 
   it('404: {"meta": {"status": "not_found", "message": "The resource you were looking for does not exist"}}', async () => {
-    const answer = await gateway.rest('GET', `/api/v1/classroom_activities/${UNKNOWN_ID}/student_names`, { token: tokens.owner });
+    const answer = await gateway.rest('GET', classroomActivityPath('student_names', UNKNOWN_ID), { token: tokens.owner });
 
     expect(answer.status).toBe(404);
     expect(answer.body).toEqual({ meta: { status: 'not_found', message: NOT_FOUND_MESSAGE, errors: null } });
@@ -58,11 +61,15 @@ describe('the error envelope', () => {
   it('422: {"meta": {"status": "invalid", "errors": {field path: [messages quoting the value]}}}', async () => {
     const body = { concept_results: [legacyResult(uids.sessions.ben), legacyResult(uids.sessions.chloe, 'no-such-concept')] };
 
-    const answer = await rejected('PUT', `/api/v1/classroom_activities/${ids.classroomActivity}/finish_lesson`, { token: tokens.owner, body });
+    const answer = await rejected('PUT', finishLessonPath(), { token: tokens.owner, body });
 
     expect(answer.status).toBe(422);
     expect(answer.body).toEqual({
-      meta: { status: 'invalid', message: expect.stringMatching(/\S/), errors: { 'concept_results[1].concept_uid': [expect.stringContaining('"no-such-concept"')] } },
+      meta: {
+        status: 'invalid',
+        message: expect.stringMatching(/\S/),
+        errors: { 'concept_results[1].concept_uid': [expect.stringContaining('"no-such-concept"')] },
+      },
     });
   });
 
@@ -92,7 +99,7 @@ const classroomActivityRoutes = [
 ] as const;
 
 describe.each(classroomActivityRoutes)('who may call %s …/%s, checked in order', (method, route) => {
-  const path = (id: number | string) => `/api/v1/classroom_activities/${id}/${route}`;
+  const path = (id: number | string) => classroomActivityPath(route, id);
 
   it('answers 404 for an unknown id without a token', async () => {
     const answer = await rejected(method, path(UNKNOWN_ID));
@@ -165,7 +172,10 @@ describe.each(classroomActivityRoutes)('who may call %s …/%s, checked in order
   });
 
   it('answers 401 to an expired token, and changes nothing', async () => {
-    await gateway.database.prisma.accessToken.updateMany({ where: { userId: ids.owner }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+    await gateway.database.prisma.accessToken.updateMany({
+      where: { userId: ids.owner },
+      data: { expiresAt: new Date(Date.now() - 60_000) },
+    });
 
     const answer = await rejected(method, path(ids.classroomActivity), { token: tokens.owner });
 
@@ -210,112 +220,91 @@ describe.each(classroomActivityRoutes)('who may call %s …/%s, checked in order
 });
 
 describe('the finish_lesson body is judged last', () => {
-  const FINISH = `/api/v1/classroom_activities/${ids.classroomActivity}/finish_lesson`;
   const notJson = { payload: '{"concept_results": [', headers: { 'content-type': 'application/json' } };
 
-  it('answers 404, not 400, to a bad body on an unknown id', async () => {
-    const answer = await rejected('PUT', `/api/v1/classroom_activities/${UNKNOWN_ID}/finish_lesson`, { ...notJson, token: tokens.owner });
+  it.each([
+    ['404, not 400, to a bad body on an unknown id', UNKNOWN_ID, { ...notJson, token: tokens.owner }, 404, notFoundBody],
+    ['404, not 401, to a bad body on an unknown id without a token', UNKNOWN_ID, notJson, 404, notFoundBody],
+    ['401, not 400, to a bad body without a token', ids.classroomActivity, notJson, 401, unauthorizedBody],
+    ['401, not 400, to a bad body with a wrong token', ids.classroomActivity, { ...notJson, token: WRONG_TOKEN }, 401, unauthorizedBody],
+    [
+      "403, not 400, to another classroom's teacher with a bad body",
+      ids.classroomActivity,
+      { ...notJson, token: tokens.otherTeacher },
+      403,
+      forbiddenBody,
+    ],
+    [
+      '403, not 422, to a student with an invalid body',
+      ids.classroomActivity,
+      { token: tokens.student, body: { concept_results: [{}] } },
+      403,
+      forbiddenBody,
+    ],
+    [
+      '401, not 400, to a form without a `json` field and no token',
+      ids.classroomActivity,
+      urlEncodedForm({ other: '1' }),
+      401,
+      unauthorizedBody,
+    ],
+    ['400 to the teacher once access is settled', ids.classroomActivity, { ...notJson, token: tokens.owner }, 400, badRequestBody],
+  ] as const)('answers %s, and changes nothing', async (_what, id, request, status, body) => {
+    const answer = await rejected('PUT', finishLessonPath(id), request);
 
-    expect(answer.status).toBe(404);
-    expect(answer.body).toEqual(notFoundBody);
-  });
-
-  it('answers 404, not 401, to a bad body on an unknown id without a token', async () => {
-    const answer = await rejected('PUT', `/api/v1/classroom_activities/${UNKNOWN_ID}/finish_lesson`, notJson);
-
-    expect(answer.status).toBe(404);
-    expect(answer.body).toEqual(notFoundBody);
-  });
-
-  it('answers 401, not 400, to a bad body without a token', async () => {
-    const answer = await rejected('PUT', FINISH, notJson);
-
-    expect(answer.status).toBe(401);
-    expect(answer.body).toEqual(unauthorizedBody);
-  });
-
-  it('answers 401, not 400, to a bad body with a wrong token', async () => {
-    const answer = await rejected('PUT', FINISH, { ...notJson, token: WRONG_TOKEN });
-
-    expect(answer.status).toBe(401);
-    expect(answer.body).toEqual(unauthorizedBody);
-  });
-
-  it("answers 403, not 400, to another classroom's teacher with a bad body", async () => {
-    const answer = await rejected('PUT', FINISH, { ...notJson, token: tokens.otherTeacher });
-
-    expect(answer.status).toBe(403);
-    expect(answer.body).toEqual(forbiddenBody);
-  });
-
-  it('answers 403, not 422, to a student with an invalid body', async () => {
-    const answer = await rejected('PUT', FINISH, { token: tokens.student, body: { concept_results: [{}] } });
-
-    expect(answer.status).toBe(403);
-    expect(answer.body).toEqual(forbiddenBody);
-  });
-
-  it('answers 401, not 400, to a form without a `json` field and no token', async () => {
-    const answer = await rejected('PUT', FINISH, urlEncodedForm({ other: '1' }));
-
-    expect(answer.status).toBe(401);
-    expect(answer.body).toEqual(unauthorizedBody);
-  });
-
-  it('answers 400 to the teacher once access is settled', async () => {
-    const answer = await rejected('PUT', FINISH, { ...notJson, token: tokens.owner });
-
-    expect(answer.status).toBe(400);
-    expect(answer.body).toEqual(badRequestBody);
+    expect(answer.status).toBe(status);
+    expect(answer.body).toEqual(body);
   });
 });
 
 describe('a body over BODY_LIMIT', () => {
-  let small: Gateway;
-  beforeAll(async () => {
-    small = await startGateway({ BODY_LIMIT: '1kb' });
-  });
-  afterAll(() => small?.close());
-  beforeEach(() => small.reset());
+  const small = gatewayForTests({ BODY_LIMIT: '1kb' });
 
-  const FINISH = `/api/v1/classroom_activities/${ids.classroomActivity}/finish_lesson`;
-  const bigLesson = { concept_results: Array.from({ length: 12 }, (_, n) => legacyResult(uids.sessions.ben, uids.concepts.parallel, n + 1)) };
-  const payloadTooLarge = errorBody('payload_too_large');
+  const bigLesson = {
+    concept_results: Array.from({ length: 12 }, (_, n) => legacyResult(uids.sessions.ben, uids.concepts.parallel, n + 1)),
+  };
 
   async function tooLarge(...request: Parameters<Gateway['rest']>) {
-    const before = await small.snapshot();
-    const answer = await small.rest(...request);
-    expect(await small.snapshot()).toBe(before);
+    const answer = await rejectedRequest(small, ...request);
     expect(answer.status).toBe(413);
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
-    expect(answer.body).toEqual(payloadTooLarge);
+    expect(answer.body).toEqual(payloadTooLargeBody);
   }
 
   it('answers 413 with the envelope to a JSON body, and changes nothing', async () => {
     expect(JSON.stringify(bigLesson).length).toBeGreaterThan(1024);
-    await tooLarge('PUT', FINISH, { token: tokens.owner, body: bigLesson });
+    await tooLarge('PUT', finishLessonPath(), { token: tokens.owner, body: bigLesson });
   });
 
   it('answers 413 to a url-encoded form, and changes nothing', async () => {
-    await tooLarge('PUT', FINISH, { token: tokens.owner, ...urlEncodedForm({ json: JSON.stringify(bigLesson) }) });
+    await tooLarge('PUT', finishLessonPath(), { token: tokens.owner, ...urlEncodedForm({ json: JSON.stringify(bigLesson) }) });
   });
 
   it('answers 413 to a multipart form, and changes nothing', async () => {
-    await tooLarge('PUT', FINISH, { token: tokens.owner, ...multipartForm({ json: JSON.stringify(bigLesson) }) });
+    await tooLarge('PUT', finishLessonPath(), { token: tokens.owner, ...multipartForm({ json: JSON.stringify(bigLesson) }) });
   });
 
   it('answers 413 to a multipart form whose fields are each small but add up past the limit', async () => {
-    await tooLarge('PUT', FINISH, { token: tokens.owner, ...multipartForm({ notes: 'n'.repeat(600), more: 'm'.repeat(600), json: '{}' }) });
+    await tooLarge('PUT', finishLessonPath(), {
+      token: tokens.owner,
+      ...multipartForm({ notes: 'n'.repeat(600), more: 'm'.repeat(600), json: '{}' }),
+    });
   });
 
   it('answers 413 to an activity write, and changes nothing', async () => {
-    await tooLarge('POST', '/api/v1/activities', { token: tokens.staff, body: { activity: { name: 'Big', description: 'x'.repeat(2000) } } });
+    await tooLarge('POST', '/api/v1/activities', {
+      token: tokens.staff,
+      body: { activity: { name: 'Big', description: 'x'.repeat(2000) } },
+    });
   });
 
   it('accepts a body under the limit', async () => {
-    const answer = await small.rest('PUT', FINISH, { token: tokens.owner, body: { concept_results: [legacyResult(uids.sessions.ben)] } });
+    const answer = await small.rest('PUT', finishLessonPath(), {
+      token: tokens.owner,
+      body: { concept_results: [legacyResult(uids.sessions.ben)] },
+    });
 
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ follow_up_url: 'http://localhost:3000' });
+    expect(answer.body).toEqual({ follow_up_url: DEFAULT_APP_URL });
   });
 });

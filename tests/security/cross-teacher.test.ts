@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getIntrospectionQuery, type IntrospectionQuery, type IntrospectionTypeRef } from 'graphql';
 import { startGateway, type Gateway } from '../kit/gateway.ts';
 import { ids, legacyResult, names, tokens, uids } from '../kit/fixture.ts';
+import { basicAuth, classroomActivityPath, forbiddenBody, type ClassroomActivityRoute } from '../kit/rest.ts';
 
 let gateway: Gateway;
 let before: string;
@@ -24,7 +25,17 @@ afterAll(() => gateway?.close());
 
 /** What classroom activity 100 (Ada's Period 1) and 200 (Hugo's Period 9) would give away. */
 const secretsOf: Record<number, string[]> = {
-  [ids.classroomActivity]: [names.classroom, names.owner, 'Grace Lee', names.ben, names.chloe, names.dev, 'Eve Hidden', 'Sentence structure', ...Object.values(uids.sessions).filter((uid) => uid !== uids.sessions.other)],
+  [ids.classroomActivity]: [
+    names.classroom,
+    names.owner,
+    'Grace Lee',
+    names.ben,
+    names.chloe,
+    names.dev,
+    'Eve Hidden',
+    'Sentence structure',
+    ...Object.values(uids.sessions).filter((uid) => uid !== uids.sessions.other),
+  ],
   [ids.otherClassroomActivity]: ['Period 9', 'Hugo Stone', names.ben, uids.sessions.other],
 };
 
@@ -41,7 +52,7 @@ function expectNothingOf(target: number, text: string) {
 }
 
 describe.each(intruders)('$who', ({ token, target }) => {
-  const path = (route: string) => `/api/v1/classroom_activities/${target}/${route}`;
+  const path = (route: ClassroomActivityRoute) => classroomActivityPath(route, target);
   const owned = target === ids.classroomActivity ? uids.sessions.ben : uids.sessions.other;
 
   it('gets 403 and nothing else from every REST route, in every body encoding', async () => {
@@ -50,16 +61,25 @@ describe.each(intruders)('$who', ({ token, target }) => {
       () => gateway.rest('GET', path('teacher_and_classroom_name'), { token }),
       () => gateway.rest('PUT', path('unpin_and_lock_activity'), { token }),
       () => gateway.rest('PUT', path('finish_lesson'), { token }),
-      () => gateway.rest('PUT', path('finish_lesson'), { token, body: { follow_up: true, edition_id: 'stolen', concept_results: [legacyResult(owned)] } }),
+      () =>
+        gateway.rest('PUT', path('finish_lesson'), {
+          token,
+          body: { follow_up: true, edition_id: 'stolen', concept_results: [legacyResult(owned)] },
+        }),
       () => gateway.rest('PUT', path('finish_lesson'), { token, body: { concept_results: 'garbage' } }),
-      () => gateway.rest('PUT', path('finish_lesson'), { token, payload: `json=${encodeURIComponent(JSON.stringify({ follow_up: true }))}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      () =>
+        gateway.rest('PUT', path('finish_lesson'), {
+          token,
+          payload: `json=${encodeURIComponent(JSON.stringify({ follow_up: true }))}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
       () => gateway.rest('PUT', path('finish_lesson'), { token, payload: 'not json', headers: { 'content-type': 'application/json' } }),
-      () => gateway.rest('GET', path('student_names'), { headers: { authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` } }),
+      () => gateway.rest('GET', path('student_names'), { headers: basicAuth(token) }),
     ];
     for (const attempt of attempts) {
       const answer = await attempt();
       expect(answer.status, answer.text).toBe(403);
-      expect(answer.body).toEqual({ meta: { status: 'forbidden', message: expect.any(String), errors: null } });
+      expect(answer.body).toEqual(forbiddenBody);
       expectNothingOf(target, answer.text);
     }
     expect(await gateway.snapshot()).toBe(before);
@@ -68,31 +88,74 @@ describe.each(intruders)('$who', ({ token, target }) => {
   const everyField = `id activity { id uid name } classroom { id name teacher { id name role } } unit { id name } dueDate assignedStudentIds
     assignOnJoin locked pinned completed editionId studentNames { activitySessionUid name }
     sessions { uid state percentage completedAt isFinalScore student { id name role } conceptResults { concept { uid name } questionType metadata } }`;
-  const oneByOne = ['id', 'activity { id }', 'classroom { name }', 'classroom { teacher { name } }', 'unit { name }', 'assignedStudentIds', 'locked', 'editionId',
-    'studentNames { activitySessionUid name }', 'sessions { uid }', 'sessions { student { name } }', 'sessions { conceptResults { questionType metadata } }'];
+  const oneByOne = [
+    'id',
+    'activity { id }',
+    'classroom { name }',
+    'classroom { teacher { name } }',
+    'unit { name }',
+    'assignedStudentIds',
+    'locked',
+    'editionId',
+    'studentNames { activitySessionUid name }',
+    'sessions { uid }',
+    'sessions { student { name } }',
+    'sessions { conceptResults { questionType metadata } }',
+  ];
 
   it('gets FORBIDDEN and no data from classroomActivity, with every nested field and each one alone', async () => {
     for (const selection of [everyField, ...oneByOne]) {
-      const answer = await gateway.graphql(`query ($id: ID!) { classroomActivity(id: $id) { ${selection} } }`, { id: String(target) }, token);
-      expect(answer.errors?.map((error) => error.extensions?.code), selection).toEqual(['FORBIDDEN']);
+      const answer = await gateway.graphql(
+        `query ($id: ID!) { classroomActivity(id: $id) { ${selection} } }`,
+        { id: String(target) },
+        token,
+      );
+      expect(
+        answer.errors?.map((error) => error.extensions?.code),
+        selection,
+      ).toEqual(['FORBIDDEN']);
       expect(answer.data?.classroomActivity ?? null).toBeNull();
       expectNothingOf(target, JSON.stringify(answer));
     }
   });
 
-  it('gets FORBIDDEN from finishLesson, legacyFinishLesson and unpinAndLock, whatever the payload asks for; nothing changes', async () => {
-    const input = { followUp: true, editionId: 'stolen', conceptResults: [{ activitySessionUid: owned, conceptUid: uids.concepts.parallel, questionType: 'q', metadata: { correct: 1, attemptNumber: 1, questionNumber: 1 } }] };
+  it('gets FORBIDDEN from finishLesson and unpinAndLock, and 403 from their REST routes, whatever the payload asks for; nothing changes', async () => {
+    const input = {
+      followUp: true,
+      editionId: 'stolen',
+      conceptResults: [
+        {
+          activitySessionUid: owned,
+          conceptUid: uids.concepts.parallel,
+          questionType: 'q',
+          metadata: { correct: 1, attemptNumber: 1, questionNumber: 1 },
+        },
+      ],
+    };
     const mutations: [string, Record<string, unknown>][] = [
-      [`mutation ($id: ID!, $input: FinishLessonInput!) { finishLesson(id: $id, input: $input) { followUpUrl classroomActivity { ${everyField} } followUpClassroomActivity { ${everyField} } } }`, { input }],
+      [
+        `mutation ($id: ID!, $input: FinishLessonInput!) { finishLesson(id: $id, input: $input) { followUpUrl classroomActivity { ${everyField} } followUpClassroomActivity { ${everyField} } } }`,
+        { input },
+      ],
       [`mutation ($id: ID!) { finishLesson(id: $id, input: {}) { followUpUrl } }`, {}],
-      [`mutation ($id: ID!, $body: JSON) { legacyFinishLesson(id: $id, body: $body) { followUpUrl classroomActivity { ${everyField} } } }`, { body: { follow_up: true, concept_results: [legacyResult(owned)] } }],
       [`mutation ($id: ID!) { unpinAndLock(id: $id) { ${everyField} } }`, {}],
     ];
     for (const [query, variables] of mutations) {
       const answer = await gateway.graphql(query, { id: String(target), ...variables }, token);
-      expect(answer.errors?.map((error) => error.extensions?.code), query).toEqual(['FORBIDDEN']);
+      expect(
+        answer.errors?.map((error) => error.extensions?.code),
+        query,
+      ).toEqual(['FORBIDDEN']);
       expect(answer.data ?? null).toBeNull();
       expectNothingOf(target, JSON.stringify(answer));
+    }
+    for (const path of ['finish_lesson', 'unpin_and_lock_activity']) {
+      const answer = await gateway.rest('PUT', `/api/v1/classroom_activities/${target}/${path}`, {
+        token,
+        body: { follow_up: true, concept_results: [legacyResult(owned)] },
+      });
+      expect(answer.status, path).toBe(403);
+      expectNothingOf(target, answer.text);
     }
     expect(await gateway.snapshot()).toBe(before);
   });
@@ -112,12 +175,27 @@ describe.each(intruders)('$who', ({ token, target }) => {
 
 describe('no way around the check', () => {
   it('a classroom activity id spelt differently (padding, signs, exponents, huge) is still FORBIDDEN or NOT_FOUND, never data', async () => {
-    for (const id of [` ${ids.classroomActivity}`, `+${ids.classroomActivity}`, `0${ids.classroomActivity}`, `1e2`, `${ids.classroomActivity}.0`, '99999999999999999999', '-100', '0x64']) {
-      const answer = await gateway.graphql(`query ($id: ID!) { classroomActivity(id: $id) { id classroom { name } studentNames { name } } }`, { id }, tokens.otherTeacher);
+    for (const id of [
+      ` ${ids.classroomActivity}`,
+      `+${ids.classroomActivity}`,
+      `0${ids.classroomActivity}`,
+      `1e2`,
+      `${ids.classroomActivity}.0`,
+      '99999999999999999999',
+      '-100',
+      '0x64',
+    ]) {
+      const answer = await gateway.graphql(
+        `query ($id: ID!) { classroomActivity(id: $id) { id classroom { name } studentNames { name } } }`,
+        { id },
+        tokens.otherTeacher,
+      );
       expect(answer.data?.classroomActivity ?? null, id).toBeNull();
       for (const error of answer.errors ?? []) expect(['FORBIDDEN', 'NOT_FOUND']).toContain(error.extensions?.code);
       expectNothingOf(ids.classroomActivity, JSON.stringify(answer));
-      const rest = await gateway.rest('GET', `/api/v1/classroom_activities/${encodeURIComponent(id)}/student_names`, { token: tokens.otherTeacher });
+      const rest = await gateway.rest('GET', classroomActivityPath('student_names', encodeURIComponent(id)), {
+        token: tokens.otherTeacher,
+      });
       expect([403, 404], id).toContain(rest.status);
       expectNothingOf(ids.classroomActivity, rest.text);
     }
@@ -125,7 +203,7 @@ describe('no way around the check', () => {
 
   it('the hidden classroom activity is NOT_FOUND even to its own teacher, and to everyone else', async () => {
     for (const token of [tokens.owner, tokens.otherTeacher]) {
-      const answer = await gateway.rest('GET', `/api/v1/classroom_activities/${ids.hiddenClassroomActivity}/student_names`, { token });
+      const answer = await gateway.rest('GET', classroomActivityPath('student_names', ids.hiddenClassroomActivity), { token });
       expect(answer.status).toBe(404);
     }
   });
@@ -157,13 +235,16 @@ describe('activities lead nowhere near classroom activities (introspection of th
     return seen;
   }
 
-  it.each(['Activity', 'ActivityConnection', 'ActivityFlag'])('no type reachable from %s is ClassroomActivity, ActivitySession or anything of a classroom', (root) => {
-    const reachable = reachableFrom(root);
-    for (const forbidden of ['ClassroomActivity', 'ActivitySession', 'Classroom', 'StudentName', 'ConceptResult', 'User', 'Unit']) {
-      expect(reachable.has(forbidden), `${root} reaches ${forbidden}: ${[...reachable].join(', ')}`).toBe(false);
-    }
-    expect(reachable.has(root)).toBe(true);
-  });
+  it.each(['Activity', 'ActivityConnection', 'ActivityFlag'])(
+    'no type reachable from %s is ClassroomActivity, ActivitySession or anything of a classroom',
+    (root) => {
+      const reachable = reachableFrom(root);
+      for (const forbidden of ['ClassroomActivity', 'ActivitySession', 'Classroom', 'StudentName', 'ConceptResult', 'User', 'Unit']) {
+        expect(reachable.has(forbidden), `${root} reaches ${forbidden}: ${[...reachable].join(', ')}`).toBe(false);
+      }
+      expect(reachable.has(root)).toBe(true);
+    },
+  );
 
   it('classroom activities are reached only through the guarded fields', () => {
     const leadingThere: string[] = [];
@@ -173,7 +254,13 @@ describe('activities lead nowhere near classroom activities (introspection of th
       }
     }
     expect(leadingThere.sort()).toEqual(
-      ['ClassroomActivity.sessions', 'FinishLessonPayload.classroomActivity', 'FinishLessonPayload.followUpClassroomActivity', 'Mutation.unpinAndLock', 'Query.classroomActivity'].sort(),
+      [
+        'ClassroomActivity.sessions',
+        'FinishLessonPayload.classroomActivity',
+        'FinishLessonPayload.followUpClassroomActivity',
+        'Mutation.unpinAndLock',
+        'Query.classroomActivity',
+      ].sort(),
     );
   });
 });

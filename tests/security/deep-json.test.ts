@@ -26,7 +26,14 @@ const DEEP = '__DEEP_VALUE__';
 function nestedText(levels: number, shape: Shape = 'object'): string {
   const opens: string[] = [];
   for (let level = 0; level < levels; level += 1) opens.push(shape === 'array' || (shape === 'mixed' && level % 2 === 1) ? '[' : '{"a":');
-  return opens.join('') + '1' + opens.reverse().map((open) => (open === '[' ? ']' : '}')).join('');
+  return (
+    opens.join('') +
+    '1' +
+    opens
+      .reverse()
+      .map((open) => (open === '[' ? ']' : '}'))
+      .join('')
+  );
 }
 
 /** `{"ok": "yes", "deep": <levels - 1 deep>}`, with `width` ordinary keys beside: `levels` deep in all. */
@@ -42,10 +49,18 @@ const CREATE = `mutation ($input: CreateActivityInput!) { createActivity(input: 
 const UPDATE = `mutation ($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { uid data } }`;
 
 /** One way a client sends a JSON value (as JSON text): answers the status, the GraphQL error code, the REST fields named. */
-type Face = { name: string; field: string; send: (valueText: string) => Promise<{ status: number; code?: string; fields?: string[]; text: string }> };
+type Face = {
+  name: string;
+  field: string;
+  send: (valueText: string) => Promise<{ status: number; code?: string; fields?: string[]; text: string }>;
+};
 
 const rest = async (method: 'PUT' | 'POST', path: string, token: string, body: unknown, valueText: string) => {
-  const answer = await gateway.rest(method, path, { token, payload: withValue(body, valueText), headers: { 'content-type': 'application/json' } });
+  const answer = await gateway.rest(method, path, {
+    token,
+    payload: withValue(body, valueText),
+    headers: { 'content-type': 'application/json' },
+  });
   return { status: answer.status, fields: Object.keys(answer.body?.meta?.errors ?? {}), text: answer.text.slice(0, 400) };
 };
 const graphql = async (query: string, variables: Record<string, unknown>, token: string, valueText: string) => {
@@ -56,17 +71,33 @@ const graphql = async (query: string, variables: Record<string, unknown>, token:
     payload: withValue({ query, variables }, valueText),
   });
   const answer = JSON.parse(response.body);
-  return { status: response.statusCode, code: answer.errors?.[0]?.extensions?.code as string | undefined, text: response.body.slice(0, 400) };
+  return {
+    status: response.statusCode,
+    code: answer.errors?.[0]?.extensions?.code as string | undefined,
+    text: response.body.slice(0, 400),
+  };
 };
 const metadata = { correct: 1, attemptNumber: 1, questionNumber: 1 };
-const graphqlResult = { activitySessionUid: uids.sessions.ben, conceptUid: uids.concepts.parallel, questionType: 'lessons-slide', metadata: { ...metadata, extra: DEEP } };
+const graphqlResult = {
+  activitySessionUid: uids.sessions.ben,
+  conceptUid: uids.concepts.parallel,
+  questionType: 'lessons-slide',
+  metadata: { ...metadata, extra: DEEP },
+};
 
 const faces: Face[] = [
   {
     name: 'REST finish_lesson metadata',
     field: 'concept_results[0].metadata',
     // The metadata object itself is the value: its own keys sit beside the deep branch.
-    send: (value) => rest('PUT', finishPath, tokens.owner, { concept_results: [{ ...legacyResult(uids.sessions.ben), metadata: DEEP }] }, value.replace('{', `{"correct":1,"attemptNumber":1,"questionNumber":1,`)),
+    send: (value) =>
+      rest(
+        'PUT',
+        finishPath,
+        tokens.owner,
+        { concept_results: [{ ...legacyResult(uids.sessions.ben), metadata: DEEP }] },
+        value.replace('{', `{"correct":1,"attemptNumber":1,"questionNumber":1,`),
+      ),
   },
   {
     name: 'REST activity create data',
@@ -81,7 +112,8 @@ const faces: Face[] = [
   {
     name: 'GraphQL finishLesson metadata.extra (variable)',
     field: 'conceptResults[0].metadata.extra',
-    send: (value) => graphql(FINISH, { id: String(ids.classroomActivity), input: { conceptResults: [graphqlResult] } }, tokens.owner, value),
+    send: (value) =>
+      graphql(FINISH, { id: String(ids.classroomActivity), input: { conceptResults: [graphqlResult] } }, tokens.owner, value),
   },
   {
     name: 'GraphQL createActivity data (variable)',
@@ -136,7 +168,7 @@ describe('a JSON value deeper than 32 levels is refused, naming its field, and n
 
   it('a variable inside a literal counts from where it sits', async () => {
     const answer = await gateway.graphql(
-      `mutation ($deep: JSON) { updateActivity(id: "${uids.lesson}", input: { data: { a: { b: $deep } } }) { data } }`,
+      `mutation ($deep: JSONObject) { updateActivity(id: "${uids.lesson}", input: { data: { a: { b: $deep } } }) { data } }`,
       { deep: JSON.parse(nestedText(31)) },
       tokens.staff,
     );
@@ -165,8 +197,13 @@ describe('a JSON value deeper than 32 levels is refused, naming its field, and n
   it('property: wide values within the body limit are stored as sent', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 50_000 }), fc.boolean(), async (width, asArray) => {
-        const data = asArray ? { list: Array.from({ length: width }, (_, index) => index) } : Object.fromEntries(Array.from({ length: width }, (_, index) => [`k${index}`, 'v']));
-        const answer = await gateway.rest('PUT', `/api/v1/activities/${uids.lesson}`, { token: tokens.staff, body: { activity: { data } } });
+        const data = asArray
+          ? { list: Array.from({ length: width }, (_, index) => index) }
+          : Object.fromEntries(Array.from({ length: width }, (_, index) => [`k${index}`, 'v']));
+        const answer = await gateway.rest('PUT', `/api/v1/activities/${uids.lesson}`, {
+          token: tokens.staff,
+          body: { activity: { data } },
+        });
         expect(answer.status, answer.text.slice(0, 300)).toBe(200);
         expect(answer.body.activity.data).toEqual(data);
       }),

@@ -4,16 +4,13 @@
 // INTERNAL_SERVER_ERROR, no data, and the database byte-for-byte unchanged.
 
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../kit/gateway.ts';
+import { expect, it } from 'vitest';
+import { gatewayForTests } from '../kit/gateway.ts';
 import { ids, tokens } from '../kit/fixture.ts';
+import { FINISH_LESSON_MUTATION } from '../kit/finish-lesson.ts';
 import { digest, invalidObjectBody, junk, notAnObjectBody, SEED, tooManyBody } from './hostile.ts';
 
 export const RUNS = 300;
-
-const MUTATION = `mutation ($id: ID!, $input: FinishLessonInput!) {
-  finishLesson(id: $id, input: $input) { followUpUrl classroomActivity { id locked } followUpClassroomActivity { id } }
-}`;
 
 const camel: Record<string, string> = {
   follow_up: 'followUp',
@@ -48,12 +45,38 @@ const literalQuery = fc
 type GraphQLCase = { query: string; variables: Record<string, unknown> };
 
 const cases: fc.Arbitrary<GraphQLCase> = fc.oneof(
-  { arbitrary: invalidObjectBody.map(({ body }) => ({ query: MUTATION, variables: { id: String(ids.classroomActivity), input: toInput(body) } })), weight: 6 },
-  { arbitrary: notAnObjectBody.map(({ body }) => ({ query: MUTATION, variables: { id: String(ids.classroomActivity), input: body } })), weight: 2 },
-  { arbitrary: tooManyBody.map(({ body }) => ({ query: MUTATION, variables: { id: String(ids.classroomActivity), input: toInput(body) } })), weight: 1 },
+  {
+    arbitrary: invalidObjectBody.map(({ body }) => ({
+      query: FINISH_LESSON_MUTATION,
+      variables: { id: String(ids.classroomActivity), input: toInput(body) },
+    })),
+    weight: 6,
+  },
+  {
+    arbitrary: notAnObjectBody.map(({ body }) => ({
+      query: FINISH_LESSON_MUTATION,
+      variables: { id: String(ids.classroomActivity), input: body },
+    })),
+    weight: 2,
+  },
+  {
+    arbitrary: tooManyBody.map(({ body }) => ({
+      query: FINISH_LESSON_MUTATION,
+      variables: { id: String(ids.classroomActivity), input: toInput(body) },
+    })),
+    weight: 1,
+  },
   // The id itself of the wrong type; the input fine.
   {
-    arbitrary: fc.oneof(fc.constant(null), fc.boolean(), fc.array(junk, { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 4 }), junk, { maxKeys: 2 }), fc.double({ noInteger: true, noNaN: true, noDefaultInfinity: true })).map((id) => ({ query: MUTATION, variables: { id, input: {} } })),
+    arbitrary: fc
+      .oneof(
+        fc.constant(null),
+        fc.boolean(),
+        fc.array(junk, { maxLength: 2 }),
+        fc.dictionary(fc.string({ maxLength: 4 }), junk, { maxKeys: 2 }),
+        fc.double({ noInteger: true, noNaN: true, noDefaultInfinity: true }),
+      )
+      .map((id) => ({ query: FINISH_LESSON_MUTATION, variables: { id, input: {} } })),
     weight: 1,
   },
   { arbitrary: literalQuery.map((query) => ({ query, variables: {} })), weight: 1 },
@@ -61,12 +84,7 @@ const cases: fc.Arbitrary<GraphQLCase> = fc.oneof(
 
 const CLIENT_CODES = ['BAD_USER_INPUT', 'GRAPHQL_VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE'];
 
-let gateway: Gateway;
-beforeAll(async () => {
-  gateway = await startGateway();
-  await gateway.reset();
-});
-afterAll(() => gateway?.close());
+const gateway = gatewayForTests();
 
 it(`rejects ${RUNS} generated finishLesson variables and documents as client errors, changing nothing`, async () => {
   const started = Date.now();

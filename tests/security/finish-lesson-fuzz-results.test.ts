@@ -1,21 +1,16 @@
-// SPEC §3, §4 under fire: generated finish_lesson bodies whose concept results are malformed or hostile
-// (wrong types, missing fields, blank, huge and hostile strings, unknown uids, another teacher's session,
-// pollution keys, duplicates around them) sent by the owner: 422 naming exactly the offenders, never a
-// 500, and the database byte-for-byte unchanged.
+// docs/contract.md, REST routes and finish_lesson, under fire: generated finish_lesson bodies whose concept
+// results are malformed or hostile (wrong types, missing fields, blank, huge and hostile strings, unknown
+// uids, another teacher's session, pollution keys, duplicates around them) sent by the owner: 422 naming
+// exactly the offenders, never a 500, and the database byte-for-byte unchanged.
 
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../kit/gateway.ts';
+import { expect, it } from 'vitest';
+import { gatewayForTests } from '../kit/gateway.ts';
 import { assertRejectedWithoutChange } from './finish-lesson-fuzz.ts';
 import { invalidObjectBody } from './hostile.ts';
 
 export const RUNS = 500;
 
-let gateway: Gateway;
-beforeAll(async () => {
-  gateway = await startGateway();
-  await gateway.reset();
-});
-afterAll(() => gateway?.close());
+const gateway = gatewayForTests();
 
 it(`rejects ${RUNS} generated bodies with offending concept results or top-level fields (422), changing nothing`, async () => {
   const started = Date.now();

@@ -4,13 +4,17 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Gateway } from '../kit/gateway.ts';
-import { ids, tokens } from '../kit/fixture.ts';
+import { tokens } from '../kit/fixture.ts';
+import { finishLessonPath } from '../kit/rest.ts';
 import { digest, encode, metaStatusFor, namedOffenders, SEED, type Encoding, type HostileBody } from './hostile.ts';
 
-export const finishPath = (id: number | string = ids.classroomActivity) => `/api/v1/classroom_activities/${id}/finish_lesson`;
-
 /** Runs `numRuns` generated cases against the owner's classroom activity; answers how many ran. */
-export async function assertRejectedWithoutChange(gateway: Gateway, cases: fc.Arbitrary<HostileBody>, numRuns: number, seed = SEED): Promise<number> {
+export async function assertRejectedWithoutChange(
+  gateway: Gateway,
+  cases: fc.Arbitrary<HostileBody>,
+  numRuns: number,
+  seed = SEED,
+): Promise<number> {
   const bodyLimit = gateway.config.bodyLimit;
   const before = await gateway.snapshot();
   const baseline = await digest(gateway);
@@ -20,7 +24,11 @@ export async function assertRejectedWithoutChange(gateway: Gateway, cases: fc.Ar
       runs += 1;
       const { payload, contentType } = encode(hostile.body, encoding);
       const expected = Buffer.byteLength(payload) > bodyLimit ? 413 : hostile.status;
-      const answer = await gateway.rest('PUT', finishPath(), { token: tokens.owner, payload, headers: { 'content-type': contentType } });
+      const answer = await gateway.rest('PUT', finishLessonPath(), {
+        token: tokens.owner,
+        payload,
+        headers: { 'content-type': contentType },
+      });
       const unchanged = (await digest(gateway)) === baseline;
       if (!unchanged || answer.status === 200) await gateway.reset(); // keep the next cases meaningful; this one fails below
 

@@ -3,32 +3,56 @@
 // fuzz: these were 500s. A string that cannot be stored is a wrong field (422 naming it, nothing
 // changes); a huge or oddly keyed value that can be stored is stored as given, polluting nothing.
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../kit/gateway.ts';
-import { ids, legacyResult, tokens, uids } from '../kit/fixture.ts';
-import { finishPath } from './finish-lesson-fuzz.ts';
+import { describe, expect, it } from 'vitest';
+import { gatewayForTests } from '../kit/gateway.ts';
+import { conceptResultInput, legacyResult, tokens, uids } from '../kit/fixture.ts';
+import { finishLesson } from '../kit/finish-lesson.ts';
+import { finishLessonPath } from '../kit/rest.ts';
 
-let gateway: Gateway;
-beforeAll(async () => {
-  gateway = await startGateway();
-});
-afterAll(() => gateway?.close());
-beforeEach(() => gateway.reset());
+const gateway = gatewayForTests();
 
-const finish = (body: unknown) => gateway.rest('PUT', finishPath(), { token: tokens.owner, body });
+const finish = (body: unknown) => gateway.rest('PUT', finishLessonPath(), { token: tokens.owner, body });
 const ben = () => legacyResult(uids.sessions.ben);
 
 describe('a string PostgreSQL cannot store: 422 naming it, nothing changes', () => {
   const cases: [string, () => unknown, string][] = [
-    ['a NUL in question_type', () => ({ concept_results: [{ ...ben(), question_type: 'slide\u0000' }] }), 'concept_results[0].question_type'],
-    ['a NUL in an unknown concept uid', () => ({ concept_results: [legacyResult(uids.sessions.ben, 'x\u0000y')] }), 'concept_results[0].concept_uid'],
-    ['a NUL in the session uid', () => ({ concept_results: [legacyResult('session-ben\u00000000000001')] }), 'concept_results[0].activity_session_uid'],
+    [
+      'a NUL in question_type',
+      () => ({ concept_results: [{ ...ben(), question_type: 'slide\u0000' }] }),
+      'concept_results[0].question_type',
+    ],
+    [
+      'a NUL in an unknown concept uid',
+      () => ({ concept_results: [legacyResult(uids.sessions.ben, 'x\u0000y')] }),
+      'concept_results[0].concept_uid',
+    ],
+    [
+      'a NUL in the session uid',
+      () => ({ concept_results: [legacyResult('session-ben\u00000000000001')] }),
+      'concept_results[0].activity_session_uid',
+    ],
     ['a NUL in edition_id', () => ({ edition_id: 'e\u0000' }), 'edition_id'],
     ['a NUL in a result’s edition_id', () => ({ concept_results: [{ ...ben(), edition_id: '\u0000' }] }), 'concept_results[0].edition_id'],
-    ['a NUL in metadata.prompt', () => ({ concept_results: [legacyResult(uids.sessions.ben, uids.concepts.parallel, 1, { prompt: 'a\u0000b' })] }), 'concept_results[0].metadata.prompt'],
-    ['a NUL in an extra metadata value', () => ({ concept_results: [legacyResult(uids.sessions.ben, uids.concepts.parallel, 1, { extra: { deep: ['\u0000'] } })] }), 'concept_results[0].metadata.extra.deep[0]'],
-    ['a NUL in an extra metadata key', () => ({ concept_results: [legacyResult(uids.sessions.ben, uids.concepts.parallel, 1, { 'k\u0000': 1 })] }), 'concept_results[0].metadata.k\u0000'],
-    ['an unpaired surrogate in an extra metadata value', () => ({ concept_results: [legacyResult(uids.sessions.ben, uids.concepts.parallel, 1, { extra: '\ud800' })] }), 'concept_results[0].metadata.extra'],
+    [
+      'a NUL in metadata.prompt',
+      () => ({ concept_results: [legacyResult(uids.sessions.ben, uids.concepts.parallel, 1, { prompt: 'a\u0000b' })] }),
+      'concept_results[0].metadata.prompt',
+    ],
+    [
+      'a NUL in an extra metadata value',
+      () => ({ concept_results: [legacyResult(uids.sessions.ben, uids.concepts.parallel, 1, { extra: { deep: ['\u0000'] } })] }),
+      'concept_results[0].metadata.extra.deep[0]',
+    ],
+    [
+      'a NUL in an extra metadata key',
+      () => ({ concept_results: [legacyResult(uids.sessions.ben, uids.concepts.parallel, 1, { 'k\u0000': 1 })] }),
+      'concept_results[0].metadata.k\u0000',
+    ],
+    [
+      'an unpaired surrogate in an extra metadata value',
+      () => ({ concept_results: [legacyResult(uids.sessions.ben, uids.concepts.parallel, 1, { extra: '\ud800' })] }),
+      'concept_results[0].metadata.extra',
+    ],
   ];
   it.each(cases)('%s', async (_what, body, path) => {
     const before = await gateway.snapshot();
@@ -40,17 +64,15 @@ describe('a string PostgreSQL cannot store: 422 naming it, nothing changes', () 
 
   it('GraphQL: BAD_USER_INPUT naming the field, nothing changes', async () => {
     const before = await gateway.snapshot();
-    const answer = await gateway.graphql(
-      `mutation ($id: ID!, $input: FinishLessonInput!) { finishLesson(id: $id, input: $input) { followUpUrl } }`,
-      {
-        id: String(ids.classroomActivity),
-        input: {
-          editionId: 'e\u0000',
-          conceptResults: [{ activitySessionUid: uids.sessions.ben, conceptUid: 'c\u0000', questionType: 'q', metadata: { correct: 1, attemptNumber: 1, questionNumber: 1, prompt: '\u0000', extra: { k: '\udc00' } } }],
+    const answer = await finishLesson(gateway, {
+      editionId: 'e\u0000',
+      conceptResults: [
+        {
+          ...conceptResultInput(uids.sessions.ben, 'c\u0000'),
+          metadata: { correct: 1, attemptNumber: 1, questionNumber: 1, prompt: '\u0000', extra: { k: '\udc00' } },
         },
-      },
-      tokens.owner,
-    );
+      ],
+    });
     expect(answer.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(Object.keys(answer.errors![0]!.extensions!.fields).sort()).toEqual(
       ['editionId', 'conceptResults[0].conceptUid', 'conceptResults[0].metadata.prompt', 'conceptResults[0].metadata.extra.k'].sort(),
@@ -63,7 +85,11 @@ describe('extreme values that can be stored are stored as given', () => {
   it('a 1 MB metadata value, pollution keys in metadata, paired surrogates and odd unicode', async () => {
     const big = 'y'.repeat(1_000_000);
     const payload = `{"concept_results":[{"activity_session_uid":"${uids.sessions.ben}","concept_uid":"${uids.concepts.parallel}","question_type":"🙂 ﬀ\\u200b","metadata":{"correct":1,"attemptNumber":1,"questionNumber":1,"big":"${big}","__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}}]}`;
-    const answer = await gateway.rest('PUT', finishPath(), { token: tokens.owner, payload, headers: { 'content-type': 'application/json' } });
+    const answer = await gateway.rest('PUT', finishLessonPath(), {
+      token: tokens.owner,
+      payload,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(answer.status, answer.text.slice(0, 300)).toBe(200);
     const [result] = await gateway.database.prisma.conceptResult.findMany();
     expect(result!.questionType).toBe('🙂 ﬀ\u200b');

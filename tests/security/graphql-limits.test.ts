@@ -33,7 +33,8 @@ function expectRejected(answer: GraphQLAnswer, code: string, message: RegExp) {
 
 describe('depth', () => {
   // { activity { followUpActivity { ... { id } } } }: the activity field, n - 2 follow-ups and the leaf.
-  const ofDepth = (depth: number) => `{ activity(id: "${uids.lesson}") ${'{ followUpActivity '.repeat(depth - 2)}{ id }${' }'.repeat(depth - 2)} }`;
+  const ofDepth = (depth: number) =>
+    `{ activity(id: "${uids.lesson}") ${'{ followUpActivity '.repeat(depth - 2)}{ id }${' }'.repeat(depth - 2)} }`;
 
   it(`accepts depth ${graphqlLimits.maxDepth}`, async () => {
     expectAccepted(await gateway.graphql(ofDepth(graphqlLimits.maxDepth)), 'depth at the limit');
@@ -72,8 +73,9 @@ describe('tokens (enforced by the parser)', () => {
   // A mutation whose JSON literal carries the tokens (a query of that many fields would trip graphql-js's
   // own overlapping-fields budget first). Its id names nothing, so it reaches the resolver and stops there.
   const ofTokens = (n: number) => {
-    const frame = (items: number) => `# ${'padding '.repeat(300)}\nmutation { legacyFinishLesson(id: "0", body: { list: [${' 0'.repeat(items)} ] }) { followUpUrl } }`;
-    const source = frame(n - (countTokens(frame(0)) ));
+    const frame = (items: number) =>
+      `# ${'padding '.repeat(300)}\nmutation { updateActivity(id: "0", input: { data: { list: [${' 0'.repeat(items)} ] } }) { id } }`;
+    const source = frame(n - countTokens(frame(0)));
     expect(countTokens(source)).toBe(n);
     return source;
   };
@@ -92,13 +94,18 @@ describe('tokens (enforced by the parser)', () => {
 });
 
 describe('directives', () => {
-  const withDirectives = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `__typename @include(if: ${i % 2 === 0})`).join(' ')} viewer { id } }`;
+  const withDirectives = (n: number) =>
+    `{ ${Array.from({ length: n }, (_, i) => `__typename @include(if: ${i % 2 === 0})`).join(' ')} viewer { id } }`;
 
   it(`accepts ${graphqlLimits.maxDirectives} directives`, async () => {
     expectAccepted(await gateway.graphql(withDirectives(graphqlLimits.maxDirectives), {}, tokens.owner), 'directives at the limit');
   });
   it(`rejects ${graphqlLimits.maxDirectives + 1} directives`, async () => {
-    expectRejected(await gateway.graphql(withDirectives(graphqlLimits.maxDirectives + 1), {}, tokens.owner), 'GRAPHQL_VALIDATION_FAILED', /directive/i);
+    expectRejected(
+      await gateway.graphql(withDirectives(graphqlLimits.maxDirectives + 1), {}, tokens.owner),
+      'GRAPHQL_VALIDATION_FAILED',
+      /directive/i,
+    );
   });
 });
 
@@ -114,11 +121,27 @@ describe('cost', () => {
     const operation = document.definitions[0] as any;
     return operation.selectionSet.selections.reduce((sum: number, child: any) => sum + of(child), 0);
   }
-  const scalars = ['id', 'uid', 'name', 'description', 'flags', 'flag', 'data', 'supportingInfo', 'followUpActivityId', 'createdAt', 'updatedAt', '__typename'];
-  const page = (first: number, fields: number) => `{ activities(first: ${first}) { edges { node { ${scalars.slice(0, fields).join(' ')} } } } }`;
+  const scalars = [
+    'id',
+    'uid',
+    'name',
+    'description',
+    'flags',
+    'flag',
+    'data',
+    'supportingInfo',
+    'followUpActivityId',
+    'createdAt',
+    'updatedAt',
+    '__typename',
+  ];
+  const page = (first: number, fields: number) =>
+    `{ activities(first: ${first}) { edges { node { ${scalars.slice(0, fields).join(' ')} } } } }`;
 
   // The most expensive page the resolver serves that stays within the limit, and the cheapest one past it.
-  const candidates = Array.from({ length: PAGE_SIZE_LIMIT }, (_, i) => i + 1).flatMap((first) => scalars.map((_, j) => ({ first, fields: j + 1 })));
+  const candidates = Array.from({ length: PAGE_SIZE_LIMIT }, (_, i) => i + 1).flatMap((first) =>
+    scalars.map((_, j) => ({ first, fields: j + 1 })),
+  );
   const withCost = candidates.map((candidate) => ({ ...candidate, cost: cost(parse(page(candidate.first, candidate.fields))) }));
   const under = withCost.filter((c) => c.cost <= graphqlLimits.costLimit).sort((a, b) => b.cost - a.cost)[0]!;
   const over = [...withCost, ...scalars.map((_, j) => ({ first: PAGE_SIZE_LIMIT + 1, fields: j + 1 }))]

@@ -3,7 +3,7 @@
 // server may accept, and it knows the answer it must get (400, 413 or 422 and, for 422, the fields).
 
 import fc from 'fast-check';
-import type { Gateway } from '../kit/gateway.ts';
+import { tables, type Gateway } from '../kit/gateway.ts';
 import { uids } from '../kit/fixture.ts';
 
 /** Fixed unless FC_SEED is set, so a failure can be replayed; fast-check prints the seed and path on failure. */
@@ -11,11 +11,9 @@ export const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : 20_261_1
 
 /** Every row of every table in ONE statement, as text: the same content `gateway.snapshot()` compares, cheaper. */
 export async function digest(gateway: Gateway): Promise<string> {
-  const tables = [
-    'concept_results', 'activity_sessions', 'classroom_activities', 'user_milestones', 'user_objectives', 'milestones', 'objectives',
-    'access_tokens', 'classrooms_teachers', 'concepts', 'activities', 'activity_classifications', 'units', 'classrooms', 'users',
-  ];
-  const parts = tables.map((table) => `'${table}: ' || coalesce((SELECT string_agg(to_jsonb(t)::text, ',' ORDER BY to_jsonb(t)::text) FROM "${table}" t), '')`);
+  const parts = tables.map(
+    (table) => `'${table}: ' || coalesce((SELECT string_agg(to_jsonb(t)::text, ',' ORDER BY to_jsonb(t)::text) FROM "${table}" t), '')`,
+  );
   const [row] = await gateway.database.prisma.$queryRawUnsafe<{ digest: string }[]>(`SELECT ${parts.join(` || E'\\n' || `)} AS digest`);
   return row!.digest;
 }
@@ -50,7 +48,9 @@ const nastyStrings = fc.constantFrom(
 );
 
 /** A possibly huge string: up to 100,000 characters (a body of several stays well inside the 5 MB limit). */
-const hugeString = fc.tuple(fc.constantFrom('x', 'é', '\u0000', '🙂', ' '), fc.integer({ min: 1_000, max: 100_000 })).map(([unit, n]) => unit.repeat(n));
+const hugeString = fc
+  .tuple(fc.constantFrom('x', 'é', '\u0000', '🙂', ' '), fc.integer({ min: 1_000, max: 100_000 }))
+  .map(([unit, n]) => unit.repeat(n));
 
 export const anyString = fc.oneof(
   { arbitrary: fc.string({ maxLength: 30 }), weight: 4 },
@@ -82,7 +82,11 @@ export const junk: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) =
     fc.constant(null),
     anyString,
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString')), tie('value'), { maxKeys: 4 }),
+    fc.dictionary(
+      fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString')),
+      tie('value'),
+      { maxKeys: 4 },
+    ),
   ),
 })).value;
 
@@ -90,7 +94,13 @@ export const junk: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) =
 const withOwn = (object: Record<string, unknown>, key: string, value: unknown) => ({ ...object, [key]: value });
 
 /** Not a string, and not null (null means absent for optional fields). */
-const notAString = fc.oneof(fc.integer(), fc.boolean(), fc.array(junk, { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), junk, { maxKeys: 3 }), fc.constant(1.5));
+const notAString = fc.oneof(
+  fc.integer(),
+  fc.boolean(),
+  fc.array(junk, { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), junk, { maxKeys: 3 }),
+  fc.constant(1.5),
+);
 const notAnInteger = fc.oneof(
   fc.constantFrom(1.5, -0.25, 2 ** 53, -(2 ** 60), 1e300, -1e300, '1', '0', 'one', true, false, null, [], {}, [1], { value: 1 }),
   fc.double({ noNaN: true, noDefaultInfinity: true }).filter((value) => !Number.isInteger(value)),
@@ -99,7 +109,13 @@ const notAnInteger = fc.oneof(
 const notABoolean = fc.oneof(fc.constantFrom('true', 'false', 1, 0, '', [], {}, [true], { value: true }), anyString, fc.integer());
 const notAnObject = fc.oneof(fc.integer(), fc.boolean(), anyString, fc.array(junk, { maxLength: 3 }));
 /** Not a JSON array and not null (null means absent). */
-const notAnArray = fc.oneof(fc.integer(), fc.boolean(), anyString, fc.dictionary(fc.string({ maxLength: 5 }), junk, { maxKeys: 3 }), fc.constantFrom({ 0: 'a', length: 1 }));
+const notAnArray = fc.oneof(
+  fc.integer(),
+  fc.boolean(),
+  anyString,
+  fc.dictionary(fc.string({ maxLength: 5 }), junk, { maxKeys: 3 }),
+  fc.constantFrom({ 0: 'a', length: 1 }),
+);
 
 export type Case = { key: string; value: unknown };
 
@@ -108,7 +124,10 @@ export const validResult = fc
   .record({
     session: fc.constantFrom(...visibleSessions),
     concept: fc.constantFrom(...concepts),
-    questionType: fc.oneof(fc.constantFrom('lessons-slide', 'q'), fc.string({ minLength: 1, maxLength: 20 }).filter((s) => s.trim() !== '' && !/[\u0000\ud800-\udfff]/.test(s))),
+    questionType: fc.oneof(
+      fc.constantFrom('lessons-slide', 'q'),
+      fc.string({ minLength: 1, maxLength: 20 }).filter((s) => s.trim() !== '' && !s.includes('\u0000') && !/[\ud800-\udfff]/.test(s)),
+    ),
     correct: fc.integer({ min: -5, max: 5 }),
     attemptNumber: fc.integer({ min: 0, max: 10 }),
     questionNumber: fc.integer({ min: 0, max: 100 }),
@@ -140,11 +159,14 @@ export const invalidResult: fc.Arbitrary<unknown> = fc.oneof(
       return via === 'none' ? kept : withOwn(kept, via, via === 'constructor' ? { prototype: smuggled } : smuggled);
     }),
   // A required field of the wrong type (null is wrong too: these fields are required).
-  fc
-    .tuple(validResult, fc.constantFrom(...requiredKeys), fc.oneof(notAString, fc.constant(null)))
-    .map(([result, key, value]) => ({ ...result, [key]: key === 'metadata' && typeof value === 'object' && value !== null && !Array.isArray(value) ? 'not metadata' : value })),
+  fc.tuple(validResult, fc.constantFrom(...requiredKeys), fc.oneof(notAString, fc.constant(null))).map(([result, key, value]) => ({
+    ...result,
+    [key]: key === 'metadata' && typeof value === 'object' && value !== null && !Array.isArray(value) ? 'not metadata' : value,
+  })),
   // Blank strings where a non-empty one is required.
-  fc.tuple(validResult, fc.constantFrom('activity_session_uid', 'concept_uid', 'question_type', 'edition_id'), blank).map(([result, key, value]) => ({ ...result, [key]: value })),
+  fc
+    .tuple(validResult, fc.constantFrom('activity_session_uid', 'concept_uid', 'question_type', 'edition_id'), blank)
+    .map(([result, key, value]) => ({ ...result, [key]: value })),
   // A uid that names nothing here: random, hostile, huge, or another teacher's session.
   fc.tuple(validResult, unknownSessionUid).map(([result, uid]) => ({ ...result, activity_session_uid: uid })),
   fc.tuple(validResult, unknownConceptUid).map(([result, uid]) => ({ ...result, concept_uid: uid })),
@@ -152,17 +174,26 @@ export const invalidResult: fc.Arbitrary<unknown> = fc.oneof(
   fc.tuple(validResult, fc.oneof(notAnObject, fc.constant(null))).map(([result, metadata]) => ({ ...result, metadata })),
   fc.tuple(validResult, fc.subarray([...metadataNumbers], { minLength: 1 })).map(([result, missing]) => ({
     ...result,
-    metadata: Object.fromEntries(Object.entries(result.metadata).filter(([key]) => !missing.includes(key as (typeof metadataNumbers)[number]))),
+    metadata: Object.fromEntries(
+      Object.entries(result.metadata).filter(([key]) => !missing.includes(key as (typeof metadataNumbers)[number])),
+    ),
   })),
-  fc.tuple(validResult, fc.constantFrom(...metadataNumbers), notAnInteger).map(([result, key, value]) => ({ ...result, metadata: { ...result.metadata, [key]: value } })),
-  fc.tuple(validResult, fc.constantFrom(...metadataStrings), notAString).map(([result, key, value]) => ({ ...result, metadata: { ...result.metadata, [key]: value } })),
+  fc
+    .tuple(validResult, fc.constantFrom(...metadataNumbers), notAnInteger)
+    .map(([result, key, value]) => ({ ...result, metadata: { ...result.metadata, [key]: value } })),
+  fc
+    .tuple(validResult, fc.constantFrom(...metadataStrings), notAString)
+    .map(([result, key, value]) => ({ ...result, metadata: { ...result.metadata, [key]: value } })),
   // An edition id on the result that is not a string.
   fc.tuple(validResult, notAString).map(([result, value]) => ({ ...result, edition_id: value })),
 );
 
 /** Decorations that never make a body invalid: unknown keys (pollution keys too) and nested junk. */
 const ignoredKeys = fc.dictionary(
-  fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'extra', 'id', 'classroom_activity_id', 'user_id', 'teacher_id'), fc.string({ maxLength: 10 })),
+  fc.oneof(
+    fc.constantFrom('__proto__', 'constructor', 'prototype', 'extra', 'id', 'classroom_activity_id', 'user_id', 'teacher_id'),
+    fc.string({ maxLength: 10 }),
+  ),
   junk,
   { maxKeys: 3 },
 );
@@ -190,10 +221,14 @@ const resultsWithOffenders = fc
 /** A JSON object body that is wrong in at least one place: 422 naming exactly those places. */
 export const invalidObjectBody: fc.Arbitrary<HostileBody> = fc
   .record({
-    followUp: fc.oneof(fc.constant({ bad: false, value: undefined }), fc.constantFrom(true, false, null).map((value) => ({ bad: false, value })), notABoolean.map((value) => ({ bad: true, value }))),
+    followUp: fc.oneof(
+      fc.constant({ bad: false, value: undefined }),
+      fc.constantFrom(true, false, null).map((value) => ({ bad: false, value })),
+      notABoolean.map((value) => ({ bad: true, value })),
+    ),
     editionId: fc.oneof(
-      fc.constant({ bad: false, value: undefined as unknown }),
-      fc.constantFrom('edition-1', null).map((value) => ({ bad: false, value: value as unknown })),
+      fc.constant({ bad: false, value: undefined }),
+      fc.constantFrom('edition-1', null).map((value) => ({ bad: false, value: value })),
       fc.oneof(notAString, blank).map((value) => ({ bad: true, value })),
     ),
     results: fc.oneof(
@@ -204,22 +239,36 @@ export const invalidObjectBody: fc.Arbitrary<HostileBody> = fc
     ),
     extra: ignoredKeys,
   })
-  .filter(({ followUp, editionId, results }) => followUp.bad || editionId.bad || results.kind === 'notArray' || results.kind === 'offenders')
+  .filter(
+    ({ followUp, editionId, results }) => followUp.bad || editionId.bad || results.kind === 'notArray' || results.kind === 'offenders',
+  )
   .map(({ followUp, editionId, results, extra }) => {
     const body: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(extra)) if (!knownBodyKeys.has(key)) Object.defineProperty(body, key, { value, enumerable: true, writable: true, configurable: true });
+    for (const [key, value] of Object.entries(extra))
+      if (!knownBodyKeys.has(key)) Object.defineProperty(body, key, { value, enumerable: true, writable: true, configurable: true });
     if (followUp.value !== undefined) body.follow_up = followUp.value;
     if (editionId.value !== undefined) body.edition_id = editionId.value;
     if (results.kind === 'valid') body.concept_results = results.list;
     if (results.kind === 'notArray') body.concept_results = results.value;
     if (results.kind === 'offenders') body.concept_results = results.results;
-    const fields = [...(followUp.bad ? ['follow_up'] : []), ...(editionId.bad ? ['edition_id'] : []), ...(results.kind === 'notArray' ? ['concept_results'] : [])];
+    const fields = [
+      ...(followUp.bad ? ['follow_up'] : []),
+      ...(editionId.bad ? ['edition_id'] : []),
+      ...(results.kind === 'notArray' ? ['concept_results'] : []),
+    ];
     return { body, status: 422 as const, fields, offenders: results.kind === 'offenders' ? results.offenders : [] };
   });
 
 /** Not a JSON object: 400. */
 export const notAnObjectBody: fc.Arbitrary<HostileBody> = fc
-  .oneof(fc.integer(), fc.boolean(), fc.constant(null), anyString, fc.array(junk, { maxLength: 4 }), fc.array(validResult, { minLength: 1, maxLength: 2 }))
+  .oneof(
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    anyString,
+    fc.array(junk, { maxLength: 4 }),
+    fc.array(validResult, { minLength: 1, maxLength: 2 }),
+  )
   .map((body) => ({ body, status: 400 as const }));
 
 /** More than 10,000 concept results (the elements need not even be valid): 413. */

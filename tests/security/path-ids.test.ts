@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { routes } from '../../src/rest/routes.ts';
 import { tokens } from '../kit/fixture.ts';
-import { startGateway, type Gateway } from '../kit/gateway.ts';
+import { gatewayForTests } from '../kit/gateway.ts';
 
 // Ids in the path that no row can have: a NUL character (PostgreSQL cannot even hold it), numbers out of
 // range, and percent-encoding that is not UTF-8. Each is a clear client error in the REST envelope on
 // every route, never a 500, and changes nothing.
 
-let gateway: Gateway;
-beforeAll(async () => {
-  gateway = await startGateway();
-});
-afterAll(() => gateway?.close());
-beforeEach(() => gateway.reset());
+const gateway = gatewayForTests();
 
 const withId = routes.filter((route) => route.url.includes(':id'));
 

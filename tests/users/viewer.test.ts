@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ids, names, tokens } from '../kit/fixture.ts';
-import { startGateway, type Gateway } from '../kit/gateway.ts';
+import { gatewayForTests } from '../kit/gateway.ts';
+import { errorCodes as codes } from '../kit/graphql.ts';
 
-// Query.viewer and who may read a user's milestones and objectives.
+// The users module through GraphQL (docs/contract.md, GraphQL and Who may do what): Query.viewer, and who
+// may read a user's milestones and objectives.
 
-let gateway: Gateway;
-beforeAll(async () => {
-  gateway = await startGateway();
-});
-afterAll(() => gateway.close());
-beforeEach(() => gateway.reset());
+const gateway = gatewayForTests();
 
 const VIEWER = '{ viewer { id name role milestones { name } objectives { name } } }';
-const PUBLISH = 'mutation { publishEdition { user { id } } }';
-
-function codes(answer: { errors?: { extensions?: Record<string, any> }[] }) {
-  return (answer.errors ?? []).map((error) => error.extensions?.code);
-}
+const PUBLISH_EDITION = 'mutation { publishEdition { user { id } } }';
 
 describe('Query.viewer', () => {
   it('is null for an anonymous caller', async () => {
@@ -29,8 +22,12 @@ describe('Query.viewer', () => {
     expect((await gateway.graphql(VIEWER, {}, tokens.owner)).data).toEqual({
       viewer: { id: String(ids.owner), name: names.owner, role: 'TEACHER', milestones: [], objectives: [] },
     });
-    expect((await gateway.graphql('{ viewer { id role } }', {}, tokens.student)).data).toEqual({ viewer: { id: String(ids.students[0]), role: 'STUDENT' } });
-    expect((await gateway.graphql('{ viewer { id role } }', {}, tokens.staff)).data).toEqual({ viewer: { id: String(ids.staff), role: 'STAFF' } });
+    expect((await gateway.graphql('{ viewer { id role } }', {}, tokens.student)).data).toEqual({
+      viewer: { id: String(ids.students[0]), role: 'STUDENT' },
+    });
+    expect((await gateway.graphql('{ viewer { id role } }', {}, tokens.staff)).data).toEqual({
+      viewer: { id: String(ids.staff), role: 'STAFF' },
+    });
   });
 
   it('answers UNAUTHENTICATED for a wrong token, never treating it as anonymous', async () => {
@@ -42,7 +39,7 @@ describe('Query.viewer', () => {
   });
 
   it("lists the viewer's milestones and objectives once they have some", async () => {
-    const published = await gateway.graphql(PUBLISH, {}, tokens.owner);
+    const published = await gateway.graphql(PUBLISH_EDITION, {}, tokens.owner);
     expect(published.errors).toBeUndefined();
     const answer = await gateway.graphql(VIEWER, {}, tokens.owner);
     expect(answer.data.viewer).toMatchObject({
@@ -60,7 +57,7 @@ describe("another user's milestones and objectives", () => {
   const STUDENT_MILESTONES = `query($id: ID!) { classroomActivity(id: $id) { sessions { student { name milestones { name } } } } }`;
 
   it('are FORBIDDEN to everyone but the user themself', async () => {
-    await gateway.graphql(PUBLISH, {}, tokens.owner);
+    await gateway.graphql(PUBLISH_EDITION, {}, tokens.owner);
     const id = String(ids.classroomActivity);
 
     // The co-teacher reaches the owner through the classroom.
@@ -77,6 +74,10 @@ describe("another user's milestones and objectives", () => {
     // The owner reading their own milestones the same way is fine.
     const own = await gateway.graphql(TEACHER_MILESTONES, { id }, tokens.owner);
     expect(own.errors).toBeUndefined();
-    expect(own.data.classroomActivity.classroom.teacher).toEqual({ id: String(ids.owner), name: names.owner, milestones: [{ name: 'Publish Customized Lesson' }] });
+    expect(own.data.classroomActivity.classroom.teacher).toEqual({
+      id: String(ids.owner),
+      name: names.owner,
+      milestones: [{ name: 'Publish Customized Lesson' }],
+    });
   });
 });

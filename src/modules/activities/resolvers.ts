@@ -3,12 +3,17 @@ import type { Activity } from '../../generated/prisma/client.ts';
 import type { GraphQLContext } from '../../graphql/context.ts';
 import { notFound } from '../../graphql/errors.ts';
 import type { Activity as ActivityModel, ActivityClassification as ActivityClassificationModel } from '../../generated/prisma/client.ts';
-import type { Resolvers, ActivityResolvers, ActivityFlagResolvers, ActivityConnectionResolvers, ActivityClassificationResolvers } from '../../graphql/types.generated.ts';
+import type {
+  Resolvers,
+  ActivityResolvers,
+  ActivityFlagResolvers,
+  ActivityConnectionResolvers,
+  ActivityClassificationResolvers,
+} from '../../graphql/types.generated.ts';
 import type { ActivityPage, ActivityUidAndFlag } from '../../graphql/mappers.ts';
 import type { Strict } from '../../graphql/strict.ts';
-import { withLegacyFieldNames } from '../../graphql/validation.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { parseActivityChanges, parseLegacyActivityChanges, parseLegacyNewActivity, parseNewActivity, type ActivityFields } from './input.ts';
+import { parseActivityChanges, parseNewActivity } from './input.ts';
 import * as activities from './service.ts';
 
 /** The activity `id`, or null; its classification, read with it, is handed to the loader the field reads. */
@@ -27,12 +32,22 @@ async function existingActivity(ctx: GraphQLContext, id: string): Promise<Activi
   return activity;
 }
 
-async function update(ctx: GraphQLContext, id: string, parse: (input: unknown) => ActivityFields, input: unknown, legacy = false) {
+/**
+ * Staff create an activity. `readInput` is called once access is settled (401, 403 before the input's
+ * own errors): CreateActivityInput's shape, from the mutation or from a body translated into it.
+ */
+export async function createActivityAsStaff(ctx: GraphQLContext, readInput: () => unknown): Promise<Activity> {
+  requireStaff(ctx.viewer);
+  const fields = parseNewActivity(readInput());
+  return inTransaction(ctx.db, (tx) => activities.createActivity(tx, fields));
+}
+
+/** Staff update an activity: NOT_FOUND, then 401/403, then the input (UpdateActivityInput's shape). */
+export async function updateActivityAsStaff(ctx: GraphQLContext, id: string, readInput: () => unknown): Promise<Activity> {
   const activity = await existingActivity(ctx, id);
   requireStaff(ctx.viewer);
-  const changes = parse(input);
-  const save = () => inTransaction(ctx.db, (tx) => activities.updateActivity(tx, activity, changes));
-  return legacy ? withLegacyFieldNames(save) : save();
+  const changes = parseActivityChanges(readInput());
+  return inTransaction(ctx.db, (tx) => activities.updateActivity(tx, activity, changes));
 }
 
 const firstFlag = (flags: string[]) => flags[0] ?? null;
@@ -54,24 +69,14 @@ export const activityResolvers = {
     },
   },
   Mutation: {
-    createActivity: (_parent, { input }, ctx) => {
-      requireStaff(ctx.viewer);
-      const fields = parseNewActivity(input);
-      return inTransaction(ctx.db, (tx) => activities.createActivity(tx, fields));
-    },
-    updateActivity: (_parent, { id, input }, ctx) => update(ctx, id, parseActivityChanges, input),
+    createActivity: (_parent, { input }, ctx) => createActivityAsStaff(ctx, () => input),
+    updateActivity: (_parent, { id, input }, ctx) => updateActivityAsStaff(ctx, id, () => input),
     deleteActivity: async (_parent, { id }, ctx) => {
       const activity = await existingActivity(ctx, id);
       requireStaff(ctx.viewer);
       await inTransaction(ctx.db, (tx) => activities.deleteActivity(tx, activity));
       return { id: activity.id };
     },
-    legacyCreateActivity: (_parent, { body }, ctx) => {
-      requireStaff(ctx.viewer);
-      const fields = parseLegacyNewActivity(body);
-      return withLegacyFieldNames(() => inTransaction(ctx.db, (tx) => activities.createActivity(tx, fields)));
-    },
-    legacyUpdateActivity: (_parent, { id, body }, ctx) => update(ctx, id, parseLegacyActivityChanges, body, true),
   },
   Activity: {
     flag: (activity) => firstFlag(activity.flags),

@@ -43,10 +43,14 @@ function decodeCursor(cursor: string): number | null {
 }
 export { encodeCursor as activityCursor };
 
-export async function listActivities(db: Db, args: { first?: number | null; after?: string | null; flag?: string | null }): Promise<ActivityPage> {
+export async function listActivities(
+  db: Db,
+  args: { first?: number | null; after?: string | null; flag?: string | null },
+): Promise<ActivityPage> {
   const first = args.first ?? 20;
   const fields: FieldErrors = {};
-  if (!Number.isInteger(first) || first < 0 || first > PAGE_SIZE_LIMIT) addFieldError(fields, 'first', `must be between 0 and ${PAGE_SIZE_LIMIT}; got ${quote(first)}`);
+  if (!Number.isInteger(first) || first < 0 || first > PAGE_SIZE_LIMIT)
+    addFieldError(fields, 'first', `must be between 0 and ${PAGE_SIZE_LIMIT}; got ${quote(first)}`);
   const afterId = args.after == null ? 0 : decodeCursor(args.after);
   if (afterId === null) addFieldError(fields, 'after', `is not a cursor from this API; got ${quote(args.after)}`);
   if (Object.keys(fields).length > 0) throw badUserInput(fields);
@@ -93,7 +97,10 @@ export async function updateActivity(tx: Tx, activity: Activity, fields: Activit
   await checkReferences(tx, fields, activity.id);
   const { data, ...rest } = fields;
   return saveUnique(fields.uid, () =>
-    tx.activity.update({ where: { id: activity.id }, data: { ...rest, ...(data === undefined ? {} : { data: data as Prisma.InputJsonObject }) } }),
+    tx.activity.update({
+      where: { id: activity.id },
+      data: { ...rest, ...(data === undefined ? {} : { data: data as Prisma.InputJsonObject }) },
+    }),
   );
 }
 
@@ -109,7 +116,10 @@ async function checkReferences(tx: Tx, fields: ActivityFields, selfId?: number):
     else if (!(await tx.activity.findUnique({ where: { id: followUpActivityId }, select: { id: true } })))
       addFieldError(errors, 'followUpActivityId', `is not a known activity; got ${quote(followUpActivityId)}`);
   }
-  if (classificationId !== undefined && !(await tx.activityClassification.findUnique({ where: { id: classificationId }, select: { id: true } })))
+  if (
+    classificationId !== undefined &&
+    !(await tx.activityClassification.findUnique({ where: { id: classificationId }, select: { id: true } }))
+  )
     addFieldError(errors, 'classificationId', `is not a known classification; got ${quote(classificationId)}`);
   if (Object.keys(errors).length > 0) throw badUserInput(errors);
 }

@@ -5,7 +5,9 @@ import { createHash } from 'node:crypto';
  * a re-run import) is the same result, and the unique (session, fingerprint) index keeps it once.
  */
 export function conceptResultFingerprint(conceptId: number, questionType: string, metadata: unknown): string {
-  return createHash('sha256').update(canonicalJson([conceptId, questionType, metadata])).digest('base64url');
+  return createHash('sha256')
+    .update(canonicalJson([conceptId, questionType, metadata]))
+    .digest('base64url');
 }
 
 /**

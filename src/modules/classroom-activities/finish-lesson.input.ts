@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { payloadTooLarge } from '../../graphql/errors.ts';
-import { jsonObject, nonEmptyString, optional, parseInput, refineStorableJson, requireJsonObject, storableText } from '../../graphql/validation.ts';
-import type { FinishLessonInput } from '../../graphql/types.generated.ts';
+import { jsonObject, nonEmptyString, optional, parseInput, storableText } from '../../graphql/validation.ts';
 import type { UidReference } from './finish-lesson.ts';
 
-// finish_lesson's input (SPEC §4), once for both faces: GraphQL's FinishLessonInput and the legacy
-// snake_case body. Both become a FinishLessonCommand; the service checks the uids against the database.
+// finish_lesson's input (docs/contract.md, finish_lesson), in FinishLessonInput's shape, checked once here
+// and turned into a FinishLessonCommand; the service checks the uids against the database.
 
 export const MAX_CONCEPT_RESULTS = 10_000;
 
@@ -39,7 +38,11 @@ function checkCount(conceptResults: unknown): void {
   }
 }
 
-function command(followUp: boolean | undefined, editionId: string | undefined, conceptResults: (ConceptResultCommand & { editionId?: string | undefined })[]): FinishLessonCommand {
+function command(
+  followUp: boolean | undefined,
+  editionId: string | undefined,
+  conceptResults: (ConceptResultCommand & { editionId?: string | undefined })[],
+): FinishLessonCommand {
   return {
     followUp: followUp ?? false,
     editionId: editionId ?? conceptResults.find((result) => result.editionId !== undefined)?.editionId ?? null,
@@ -47,7 +50,7 @@ function command(followUp: boolean | undefined, editionId: string | undefined, c
   };
 }
 
-const graphqlInput = z.object({
+const finishLessonInput = z.object({
   followUp: optional(z.boolean()),
   editionId: optional(nonEmptyString),
   conceptResults: optional(
@@ -57,50 +60,19 @@ const graphqlInput = z.object({
         conceptUid: nonEmptyString,
         questionType: nonEmptyString,
         editionId: optional(nonEmptyString),
-        metadata: z.object({ ...metadataFields, extra: optional(jsonObject) }).transform(({ extra, ...known }) => ({ ...extra, ...dropUndefined(known) })),
+        metadata: z
+          .object({ ...metadataFields, extra: optional(jsonObject) })
+          .transform(({ extra, ...known }) => ({ ...extra, ...dropUndefined(known) })),
       }),
     ),
   ),
 });
 
-export function parseFinishLessonInput(input: FinishLessonInput): FinishLessonCommand {
-  checkCount(input.conceptResults);
-  const parsed = parseInput(graphqlInput, input);
+/** FinishLessonInput's shape, checked (413 past the limit, 422 naming every malformed field). */
+export function parseFinishLessonInput(input: unknown): FinishLessonCommand {
+  checkCount((input as { conceptResults?: unknown } | null | undefined)?.conceptResults);
+  const parsed = parseInput(finishLessonInput, input);
   return command(parsed.followUp, parsed.editionId, parsed.conceptResults ?? []);
-}
-
-const legacyBody = z.object({
-  follow_up: optional(z.boolean()),
-  edition_id: optional(nonEmptyString),
-  concept_results: optional(
-    z.array(
-      z
-        .object({
-          activity_session_uid: nonEmptyString,
-          concept_uid: nonEmptyString,
-          question_type: nonEmptyString,
-          edition_id: optional(nonEmptyString),
-          // Other metadata keys are kept as given.
-          // PostgreSQL cannot store every string JSON can carry: those are named too (422, not a 500).
-          metadata: z.looseObject(metadataFields).superRefine(refineStorableJson).transform(dropUndefined),
-        })
-        .transform((result) => ({
-          activitySessionUid: result.activity_session_uid,
-          conceptUid: result.concept_uid,
-          questionType: result.question_type,
-          editionId: result.edition_id,
-          metadata: result.metadata,
-        })),
-    ),
-  ),
-});
-
-/** The legacy body (400 when not a JSON object, 413 past the limit, 422 naming every offender). */
-export function parseLegacyFinishLessonBody(body: unknown): FinishLessonCommand {
-  const object = requireJsonObject(body);
-  checkCount(object.concept_results);
-  const parsed = parseInput(legacyBody, object);
-  return command(parsed.follow_up, parsed.edition_id, parsed.concept_results ?? []);
 }
 
 /** A non-empty (trimmed) string, else undefined: how the uids read once validated. */
@@ -110,14 +82,14 @@ const uidOrUndefined = (value: unknown) => (typeof value === 'string' && value.t
  * The uids each concept result names, read leniently from an input that failed validation, so that the
  * 422 can name the uids that name nothing as well as the malformed fields.
  */
-export function uidReferences(input: unknown, legacy: boolean): UidReference[] {
-  const results = (input as Record<string, unknown> | null | undefined)?.[legacy ? 'concept_results' : 'conceptResults'];
+export function uidReferences(input: unknown): UidReference[] {
+  const results = (input as Record<string, unknown> | null | undefined)?.conceptResults;
   if (!Array.isArray(results) || results.length > MAX_CONCEPT_RESULTS) return [];
   return results.map((result) => {
     const fields = result && typeof result === 'object' ? (result as Record<string, unknown>) : {};
     return {
-      activitySessionUid: uidOrUndefined(fields[legacy ? 'activity_session_uid' : 'activitySessionUid']),
-      conceptUid: uidOrUndefined(fields[legacy ? 'concept_uid' : 'conceptUid']),
+      activitySessionUid: uidOrUndefined(fields.activitySessionUid),
+      conceptUid: uidOrUndefined(fields.conceptUid),
     };
   });
 }

@@ -7,21 +7,26 @@ import { COMPLETE_CUSTOMIZED_LESSON, grantMilestone } from '../milestones/servic
 import { conceptResultFingerprint } from './concept-results.ts';
 import type { ConceptResultCommand, FinishLessonCommand } from './finish-lesson.input.ts';
 
-// The one place the six finish_lesson rules live (SPEC §4). It runs inside the caller's transaction and
-// sends the same number of statements whatever the number of sessions or concept results: every write
-// is one set-based statement (arrays through unnest, NOT EXISTS for the absent students).
+// The one place the six finish_lesson rules live (docs/contract.md, finish_lesson). It runs inside the
+// caller's transaction and sends the same number of statements whatever the number of sessions or
+// concept results: every write is one set-based statement (arrays through unnest, NOT EXISTS for the
+// absent students).
 
 /** The classroom activity as rule 2 leaves it, with what the later rules need from its activity. */
 type FinishedClassroomActivity = ClassroomActivity & { followUpActivityId: number | null };
 
-export type FinishLesson = {
+/** Which lesson ends, who ends it, what they sent, and where follow-up links point. */
+export type FinishLessonParams = {
   classroomActivityId: number;
   teacherId: number;
   command: FinishLessonCommand;
   appUrl: string;
 };
 
-export async function finishLesson(tx: Tx, { classroomActivityId, teacherId, command, appUrl }: FinishLesson): Promise<FinishLessonResult> {
+export async function finishLesson(
+  tx: Tx,
+  { classroomActivityId, teacherId, command, appUrl }: FinishLessonParams,
+): Promise<FinishLessonResult> {
   // 2. The classroom activity is locked, unpinned and completed; a given edition id is stored. Done first:
   // the UPDATE's row lock serialises racing calls on one classroom activity, so the second sees the
   // first's result (and a failure below rolls this back with the rest).
@@ -94,7 +99,13 @@ export type UidReference = { activitySessionUid?: string | undefined; conceptUid
  */
 export async function lookUpReferences(tx: Tx, classroomActivityId: number, references: UidReference[]) {
   // A uid PostgreSQL cannot hold (a NUL character) names no concept: it is not sent to the database.
-  const conceptUids = [...new Set(references.flatMap((reference) => (reference.conceptUid === undefined || !isStorableText(reference.conceptUid) ? [] : [reference.conceptUid])))];
+  const conceptUids = [
+    ...new Set(
+      references.flatMap((reference) =>
+        reference.conceptUid === undefined || !isStorableText(reference.conceptUid) ? [] : [reference.conceptUid],
+      ),
+    ),
+  ];
   const found = await tx.$queryRaw<{ kind: 'session' | 'concept'; id: number; uid: string }[]>`
     SELECT 'session' AS kind, id, uid FROM activity_sessions WHERE classroom_activity_id = ${classroomActivityId} AND visible
     UNION ALL
@@ -105,7 +116,11 @@ export async function lookUpReferences(tx: Tx, classroomActivityId: number, refe
   const errors: FieldErrors = {};
   references.forEach(({ activitySessionUid, conceptUid }, index) => {
     if (activitySessionUid !== undefined && !sessionIdByUid.has(activitySessionUid))
-      addFieldError(errors, `conceptResults[${index}].activitySessionUid`, `is not a session of this classroom activity; got ${quote(activitySessionUid)}`);
+      addFieldError(
+        errors,
+        `conceptResults[${index}].activitySessionUid`,
+        `is not a session of this classroom activity; got ${quote(activitySessionUid)}`,
+      );
     if (conceptUid !== undefined && !conceptIdByUid.has(conceptUid))
       addFieldError(errors, `conceptResults[${index}].conceptUid`, `is not a known concept; got ${quote(conceptUid)}`);
   });
@@ -130,20 +145,20 @@ async function resolveReferences(tx: Tx, classroomActivityId: number, results: C
 }
 
 /** Reuses (and unlocks) the classroom's visible follow-up classroom activity in the same unit, else creates it. */
-async function assignFollowUp(tx: Tx, lesson: ClassroomActivity, followUpActivityId: number): Promise<ClassroomActivity> {
+async function assignFollowUp(tx: Tx, finished: ClassroomActivity, followUpActivityId: number): Promise<ClassroomActivity> {
   const existing = await tx.classroomActivity.findFirst({
-    where: { classroomId: lesson.classroomId, unitId: lesson.unitId, activityId: followUpActivityId, visible: true },
+    where: { classroomId: finished.classroomId, unitId: finished.unitId, activityId: followUpActivityId, visible: true },
     orderBy: { id: 'asc' },
     select: { id: true },
   });
   if (existing) return tx.classroomActivity.update({ where: { id: existing.id }, data: { locked: false } });
   return tx.classroomActivity.create({
     data: {
-      classroomId: lesson.classroomId,
-      unitId: lesson.unitId,
+      classroomId: finished.classroomId,
+      unitId: finished.unitId,
       activityId: followUpActivityId,
-      assignedStudentIds: lesson.assignedStudentIds,
-      assignOnJoin: lesson.assignOnJoin,
+      assignedStudentIds: finished.assignedStudentIds,
+      assignOnJoin: finished.assignOnJoin,
       visible: true,
       locked: false,
       pinned: false,

@@ -11,7 +11,10 @@ export const classroomActivityLoaders = {
     ),
   ownerByClassroomId: (db: Db) =>
     new DataLoader<number, User | null>(async (classroomIds) => {
-      const owners = await db.classroomTeacher.findMany({ where: { classroomId: { in: [...classroomIds] }, role: 'owner' }, include: { user: true } });
+      const owners = await db.classroomTeacher.findMany({
+        where: { classroomId: { in: [...classroomIds] }, role: 'owner' },
+        include: { user: true },
+      });
       return byKey(classroomIds, owners, (row) => row.classroomId).map((owner) => owner?.user ?? null);
     }),
   unitById: (db: Db) =>
@@ -30,7 +33,11 @@ export const classroomActivityLoaders = {
     }),
   conceptResultsBySessionId: (db: Db) =>
     new DataLoader<number, (ConceptResult & { concept: Concept })[]>(async (ids) => {
-      const results = await db.conceptResult.findMany({ where: { activitySessionId: { in: [...ids] } }, include: { concept: true }, orderBy: { id: 'asc' } });
+      const results = await db.conceptResult.findMany({
+        where: { activitySessionId: { in: [...ids] } },
+        include: { concept: true },
+        orderBy: { id: 'asc' },
+      });
       return groupByKey(ids, results, (row) => row.activitySessionId);
     }),
 };

@@ -1,5 +1,10 @@
 import { GraphQLError } from 'graphql';
-import type { ClassroomActivity as ClassroomActivityModel, Classroom as ClassroomModel, Unit as UnitModel, Concept as ConceptModel } from '../../generated/prisma/client.ts';
+import type {
+  ClassroomActivity as ClassroomActivityModel,
+  Classroom as ClassroomModel,
+  Unit as UnitModel,
+  Concept as ConceptModel,
+} from '../../generated/prisma/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { GraphQLContext } from '../../graphql/context.ts';
 import { badUserInput, notFound, type FieldErrors } from '../../graphql/errors.ts';
@@ -15,61 +20,69 @@ import type {
   Resolvers,
   UnitResolvers,
 } from '../../graphql/types.generated.ts';
-import { snakeCaseFields, withLegacyFieldNames } from '../../graphql/validation.ts';
 import { finishLesson, lookUpReferences } from './finish-lesson.ts';
-import { parseFinishLessonInput, parseLegacyFinishLessonBody, uidReferences, type FinishLessonCommand } from './finish-lesson.input.ts';
+import { parseFinishLessonInput, uidReferences, type FinishLessonCommand } from './finish-lesson.input.ts';
 import { findClassroomActivity, ownerOf, requireTeacherOf, unpinAndLock } from './service.ts';
 
 /**
  * The classroom activity `id` if the viewer teaches its classroom, else null when unknown or hidden, or
- * UNAUTHENTICATED / FORBIDDEN (404 → 401 → 403, SPEC §2). Its classroom, owner and unit came with it: they
- * are handed to the loaders, so the fields that read them next cost no statement.
+ * UNAUTHENTICATED / FORBIDDEN (404 → 401 → 403, docs/contract.md, Errors). Its classroom, owner and
+ * unit came with it: they are handed to the loaders, so the fields that read them next cost no statement.
  */
 async function readAsTeacher(ctx: GraphQLContext, id: string) {
   const viewerId = ctx.viewer.kind === 'user' ? ctx.viewer.user.id : null;
   const found = await findClassroomActivity(ctx.db, id, viewerId);
   if (!found) return null;
   const teacher = requireTeacherOf(ctx.viewer, found);
-  const { classroom: { teachers: _teachers, ...classroom }, unit, ...classroomActivity } = found;
+  const {
+    classroom: { teachers: _teachers, ...classroom },
+    unit,
+    ...classroomActivity
+  } = found;
   ctx.loaders.classroomById.prime(classroom.id, classroom);
   ctx.loaders.ownerByClassroomId.prime(classroom.id, ownerOf(found));
   if (unit) ctx.loaders.unitById.prime(unit.id, unit);
   return { classroomActivity, teacher };
 }
 
-async function teachersClassroomActivity(ctx: GraphQLContext, id: string) {
+/** As readAsTeacher, but an unknown or hidden id is NOT_FOUND. */
+async function requireTaughtClassroomActivity(ctx: GraphQLContext, id: string) {
   const found = await readAsTeacher(ctx, id);
   if (!found) throw notFound();
   return found;
 }
 
 /**
- * A 422 names every offender (SPEC §4): when the input is malformed, the uids that name no visible
- * session of this classroom activity, or no concept, are named along with the malformed fields.
+ * A 422 names every offender (docs/contract.md, finish_lesson): when the input is malformed, the uids that
+ * name no visible session of this classroom activity, or no concept, are added to the malformed fields.
  */
-async function withUnknownUids(ctx: GraphQLContext, classroomActivityId: number, error: unknown, input: unknown, legacy: boolean): Promise<unknown> {
+async function addUnknownUidErrors(ctx: GraphQLContext, classroomActivityId: number, error: unknown, input: unknown): Promise<unknown> {
   if (!(error instanceof GraphQLError) || error.extensions.code !== 'BAD_USER_INPUT') return error;
-  const references = uidReferences(input, legacy);
+  const references = uidReferences(input);
   if (references.length === 0) return error;
   const { errors } = await lookUpReferences(ctx.db, classroomActivityId, references);
   if (Object.keys(errors).length === 0) return error;
-  return badUserInput({ ...(error.extensions.fields as FieldErrors), ...(legacy ? snakeCaseFields(errors) : errors) }, error.message);
+  return badUserInput({ ...(error.extensions.fields as FieldErrors), ...errors }, error.message);
 }
 
-/** Access is checked before the input (404, 401, 403, then 400/413/422). */
-async function finish(ctx: GraphQLContext, id: string, parse: () => FinishLessonCommand, input: unknown, legacy = false): Promise<FinishLessonResult> {
-  const { classroomActivity, teacher } = await teachersClassroomActivity(ctx, id);
+/**
+ * A teacher of the classroom ends the lesson. Access is settled before the input is read (404, 401, 403,
+ * then 400/413/422): `readInput` gives FinishLessonInput's shape, from the mutation or from a body
+ * translated into it.
+ */
+export async function finishLessonAsTeacher(ctx: GraphQLContext, id: string, readInput: () => unknown): Promise<FinishLessonResult> {
+  const { classroomActivity, teacher } = await requireTaughtClassroomActivity(ctx, id);
+  let input: unknown;
   let command: FinishLessonCommand;
   try {
-    command = parse();
+    input = readInput();
+    command = parseFinishLessonInput(input);
   } catch (error) {
-    throw await withUnknownUids(ctx, classroomActivity.id, error, input, legacy);
+    throw await addUnknownUidErrors(ctx, classroomActivity.id, error, input);
   }
-  const save = () =>
-    inTransaction(ctx.db, (tx) =>
-      finishLesson(tx, { classroomActivityId: classroomActivity.id, teacherId: teacher.id, command, appUrl: ctx.services.appUrl }),
-    );
-  return legacy ? withLegacyFieldNames(save) : save();
+  return inTransaction(ctx.db, (tx) =>
+    finishLesson(tx, { classroomActivityId: classroomActivity.id, teacherId: teacher.id, command, appUrl: ctx.settings.appUrl }),
+  );
 }
 
 export const classroomActivityResolvers = {
@@ -77,17 +90,17 @@ export const classroomActivityResolvers = {
     classroomActivity: async (_parent, { id }, ctx) => (await readAsTeacher(ctx, id))?.classroomActivity ?? null,
   },
   Mutation: {
-    finishLesson: (_parent, { id, input }, ctx) => finish(ctx, id, () => parseFinishLessonInput(input), input),
-    legacyFinishLesson: (_parent, { id, body }, ctx) => finish(ctx, id, () => parseLegacyFinishLessonBody(body), body, true),
+    finishLesson: (_parent, { id, input }, ctx) => finishLessonAsTeacher(ctx, id, () => input),
     unpinAndLock: async (_parent, { id }, ctx) => {
-      const { classroomActivity } = await teachersClassroomActivity(ctx, id);
+      const { classroomActivity } = await requireTaughtClassroomActivity(ctx, id);
       return inTransaction(ctx.db, (tx) => unpinAndLock(tx, classroomActivity));
     },
   },
   ClassroomActivity: {
     activity: async (classroomActivity, _args, ctx) => (await ctx.loaders.activityById.load(classroomActivity.activityId))!,
     classroom: async (classroomActivity, _args, ctx) => (await ctx.loaders.classroomById.load(classroomActivity.classroomId))!,
-    unit: (classroomActivity, _args, ctx) => (classroomActivity.unitId === null ? null : ctx.loaders.unitById.load(classroomActivity.unitId)),
+    unit: (classroomActivity, _args, ctx) =>
+      classroomActivity.unitId === null ? null : ctx.loaders.unitById.load(classroomActivity.unitId),
     studentNames: async (classroomActivity, _args, ctx) =>
       (await ctx.loaders.sessionsByClassroomActivityId.load(classroomActivity.id)).map((session) => ({
         activitySessionUid: session.uid,

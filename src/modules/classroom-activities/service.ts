@@ -34,7 +34,8 @@ export const ownerOf = (classroomActivity: ClassroomActivityForViewer): User | n
 /** Only a teacher of the classroom (owner or co-teacher) may see or change its classroom activities. */
 export function requireTeacherOf(viewer: Viewer, classroomActivity: ClassroomActivityForViewer): User {
   const user = requireUser(viewer);
-  if (!classroomActivity.classroom.teachers.some((teacher) => teacher.userId === user.id)) throw forbidden('Only a teacher of this classroom may do this');
+  if (!classroomActivity.classroom.teachers.some((teacher) => teacher.userId === user.id))
+    throw forbidden('Only a teacher of this classroom may do this');
   return user;
 }
 

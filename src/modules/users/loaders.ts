@@ -11,12 +11,20 @@ export const userLoaders = {
     ),
   milestonesByUserId: (db: Db) =>
     new DataLoader<number, Milestone[]>(async (userIds) => {
-      const rows = await db.userMilestone.findMany({ where: { userId: { in: [...userIds] } }, include: { milestone: true }, orderBy: { id: 'asc' } });
+      const rows = await db.userMilestone.findMany({
+        where: { userId: { in: [...userIds] } },
+        include: { milestone: true },
+        orderBy: { id: 'asc' },
+      });
       return groupByKey(userIds, rows, (row) => row.userId).map((group) => group.map((row) => row.milestone));
     }),
   objectivesByUserId: (db: Db) =>
     new DataLoader<number, Objective[]>(async (userIds) => {
-      const rows = await db.userObjective.findMany({ where: { userId: { in: [...userIds] } }, include: { objective: true }, orderBy: { id: 'asc' } });
+      const rows = await db.userObjective.findMany({
+        where: { userId: { in: [...userIds] } },
+        include: { objective: true },
+        orderBy: { id: 'asc' },
+      });
       return groupByKey(userIds, rows, (row) => row.userId).map((group) => group.map((row) => row.objective));
     }),
 };

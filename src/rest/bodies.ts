@@ -1,0 +1,104 @@
+import { GraphQLError } from 'graphql';
+import { badRequest, badUserInput, quote, type FieldErrors } from '../graphql/errors.ts';
+
+// The /api/v1 bodies in the domain's words: snake_case keys become the GraphQL inputs' camelCase, so one
+// schema per input checks both faces (src/modules/*/input.ts), and the field paths of its errors are put
+// back into the body's own snake_case. Only the keys a route knows are carried over: the others are
+// ignored, as the lessons client expects (docs/contract.md, REST routes).
+
+type Body = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Body => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A body must be a JSON object (400 otherwise); an empty body counts as `{}`. */
+export function requireJsonObject(body: unknown): Body {
+  if (body === undefined || body === null) return {};
+  if (!isObject(body)) throw badRequest('The body must be a JSON object');
+  return body;
+}
+
+/** `{snake_key: value}` → `{camelKey: value}` for the keys `names` lists; absent keys stay absent. */
+function renamed(source: Body, names: Record<string, string>): Body {
+  const target: Body = {};
+  for (const [from, to] of Object.entries(names)) if (from in source) target[to] = source[from];
+  return target;
+}
+
+const activityNames = {
+  uid: 'uid',
+  name: 'name',
+  description: 'description',
+  flags: 'flags',
+  data: 'data',
+  supporting_info: 'supportingInfo',
+  follow_up_activity_id: 'followUpActivityId',
+  classification_id: 'classificationId',
+};
+
+/** `{"activity": {...}}` → CreateActivityInput / UpdateActivityInput's shape; the activity object is required. */
+export function activityInputFromBody(body: unknown): Body {
+  const activity = requireJsonObject(body).activity;
+  if (activity === undefined || activity === null) throw badUserInput({ activity: ["is required: an object with the activity's fields"] });
+  if (!isObject(activity)) throw badUserInput({ activity: [`must be an object; got ${quote(activity)}`] });
+  return renamed(activity, activityNames);
+}
+
+const knownMetadata = ['correct', 'attemptNumber', 'questionNumber', 'directions', 'prompt', 'answer'];
+
+/** The body's metadata keeps any other keys as given: in ConceptResultMetadataInput they are `extra`. */
+function metadataInput(metadata: unknown): unknown {
+  if (!isObject(metadata)) return metadata;
+  const known: Body = {};
+  const extra: Body = {};
+  for (const [key, value] of Object.entries(metadata)) (knownMetadata.includes(key) ? known : extra)[key] = value;
+  return Object.keys(extra).length > 0 ? { ...known, extra } : known;
+}
+
+function conceptResultInput(result: unknown): unknown {
+  if (!isObject(result)) return result;
+  const input = renamed(result, {
+    activity_session_uid: 'activitySessionUid',
+    concept_uid: 'conceptUid',
+    question_type: 'questionType',
+    edition_id: 'editionId',
+  });
+  if ('metadata' in result) input.metadata = metadataInput(result.metadata);
+  return input;
+}
+
+/** A finish_lesson body → FinishLessonInput's shape (400 when the body is not a JSON object). */
+export function finishLessonInputFromBody(body: unknown): Body {
+  const object = requireJsonObject(body);
+  const input = renamed(object, { follow_up: 'followUp', edition_id: 'editionId' });
+  const results = object.concept_results;
+  if ('concept_results' in object) input.conceptResults = Array.isArray(results) ? results.map(conceptResultInput) : results;
+  return input;
+}
+
+/**
+ * `conceptResults[3].metadata.extra.note` → `concept_results[3].metadata.note`: a path in the body's words.
+ * Metadata keys are the client's own (`attemptNumber` in both faces): only the path up to them is renamed.
+ */
+function bodyPath(path: string): string {
+  const metadata = /\.metadata(?=$|[.[])/.exec(path);
+  const [fields, inside] = metadata ? [path.slice(0, metadata.index), path.slice(metadata.index)] : [path, ''];
+  return fields.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`) + inside.replace(/^\.metadata\.extra(?=$|[.[])/, '.metadata');
+}
+
+/** Runs a domain operation for a REST route: BAD_USER_INPUT fields come back named in the body's snake_case. */
+export async function withBodyFieldNames<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const fields =
+      error instanceof GraphQLError && error.extensions.code === 'BAD_USER_INPUT'
+        ? (error.extensions.fields as FieldErrors | undefined)
+        : undefined;
+    if (!fields) throw error;
+    const renamedFields: FieldErrors = {};
+    for (const [path, messages] of Object.entries(fields)) (renamedFields[bodyPath(path)] ??= []).push(...messages);
+    throw new GraphQLError((error as GraphQLError).message, {
+      extensions: { ...(error as GraphQLError).extensions, fields: renamedFields },
+    });
+  }
+}

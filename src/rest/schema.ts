@@ -1,0 +1,51 @@
+import { GraphQLScalarType } from 'graphql';
+import type { SchemaExtension } from '../graphql/schema.ts';
+import { createActivityAsStaff, updateActivityAsStaff } from '../modules/activities/resolvers.ts';
+import { finishLessonAsTeacher } from '../modules/classroom-activities/resolvers.ts';
+import { activityInputFromBody, finishLessonInputFromBody, withBodyFieldNames } from './bodies.ts';
+
+// The mutations only the REST shim runs: the public schema plus these is the schema of the shim's Apollo
+// server, and /graphql never serves them. They exist for the order of checks the lessons client knows
+// (404, 401, 403, then 400/413/422): a body passed as a typed variable would be refused before its route
+// could say 404. So a body arrives untyped, access is settled by the same domain operation the public
+// mutation runs, and only then is the body translated into the public input and checked by its schema.
+
+const typeDefs = /* GraphQL */ `
+  "A request body as the REST shim read it: a JSON value, or the raw text when it was not JSON."
+  scalar RestBody
+
+  extend type Mutation {
+    restFinishLesson(id: ID!, body: RestBody): FinishLessonPayload!
+    restCreateActivity(body: RestBody): Activity!
+    restUpdateActivity(id: ID!, body: RestBody): Activity!
+  }
+`;
+
+// Only variables reach it (stored operations), and nothing walks them here: the translation reads the
+// keys it knows, and the input's schema checks their values.
+const RestBody = new GraphQLScalarType({
+  name: 'RestBody',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+  parseLiteral: () => {
+    throw new TypeError('RestBody is given as a variable');
+  },
+});
+
+type WithId = { id: string };
+type WithBody = { body?: unknown };
+
+export const restSchemaExtension: SchemaExtension = {
+  typeDefs,
+  resolvers: {
+    RestBody,
+    Mutation: {
+      restFinishLesson: (_parent: unknown, { id, body }: WithId & WithBody, ctx) =>
+        withBodyFieldNames(() => finishLessonAsTeacher(ctx, id, () => finishLessonInputFromBody(body))),
+      restCreateActivity: (_parent: unknown, { body }: WithBody, ctx) =>
+        withBodyFieldNames(() => createActivityAsStaff(ctx, () => activityInputFromBody(body))),
+      restUpdateActivity: (_parent: unknown, { id, body }: WithId & WithBody, ctx) =>
+        withBodyFieldNames(() => updateActivityAsStaff(ctx, id, () => activityInputFromBody(body))),
+    },
+  },
+};

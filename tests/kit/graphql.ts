@@ -1,0 +1,73 @@
+import { expect } from 'vitest';
+import type { Gateway, GraphQLAnswer } from './gateway.ts';
+import { ids, tokens } from './fixture.ts';
+
+// Reading the world back through GraphQL, as a client would, and the error codes of an answer.
+
+/** The `extensions.code` of each error of an answer, in order (empty when it has none). */
+export function errorCodes(answer: Pick<GraphQLAnswer, 'errors'>): (string | undefined)[] {
+  return (answer.errors ?? []).map((error) => error.extensions?.code);
+}
+
+/** The nested classroom-activity query the lesson screen makes. */
+export const NESTED_CLASSROOM_ACTIVITY_QUERY = `query($id: ID!) {
+  classroomActivity(id: $id) {
+    classroom { teacher { name } }
+    unit { name }
+    studentNames { activitySessionUid name }
+    sessions { uid state student { name } conceptResults { concept { uid } questionType metadata } }
+  }
+}`;
+
+export type SessionState = {
+  uid: string;
+  state: string;
+  percentage: number | null;
+  completedAt: string | null;
+  isFinalScore: boolean;
+  conceptResults: { concept: { uid: string }; questionType: string; metadata: Record<string, unknown> }[];
+};
+
+export type ClassroomActivityState = {
+  locked: boolean;
+  pinned: boolean;
+  completed: boolean;
+  editionId: string | null;
+  /** The visible sessions only. */
+  sessions: SessionState[];
+};
+
+/** What a teacher of the classroom sees of a classroom activity through GraphQL (null when unknown or hidden). */
+export async function readClassroomActivity(
+  gateway: Gateway,
+  id: number = ids.classroomActivity,
+  token: string = tokens.owner,
+): Promise<ClassroomActivityState | null> {
+  const answer = await gateway.graphql(
+    `query ($id: ID!) {
+      classroomActivity(id: $id) {
+        locked pinned completed editionId
+        sessions { uid state percentage completedAt isFinalScore conceptResults { concept { uid } questionType metadata } }
+      }
+    }`,
+    { id: String(id) },
+    token,
+  );
+  expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
+  return answer.data.classroomActivity;
+}
+
+/** The names of the milestones and objectives the token's user sees as theirs. */
+export async function viewerAchievements(
+  gateway: Gateway,
+  token: string = tokens.owner,
+): Promise<{ milestones: string[]; objectives: string[] }> {
+  const answer = await gateway.graphql('{ viewer { milestones { name } objectives { name } } }', {}, token);
+  expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
+  const names = (list: { name: string }[]) => list.map((item) => item.name);
+  return { milestones: names(answer.data.viewer.milestones), objectives: names(answer.data.viewer.objectives) };
+}
+
+/** The names of the milestones the token's user sees as theirs. */
+export const viewerMilestones = async (gateway: Gateway, token: string = tokens.owner): Promise<string[]> =>
+  (await viewerAchievements(gateway, token)).milestones;

@@ -1,0 +1,100 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startCommand } from '../../scripts/start-command.mjs';
+import { freshServerDatabase } from './gateway.ts';
+
+// The real server as a child process, started as `npm start` starts it: the bundle built into dist/, then
+// node with the start script's own arguments, on a free port of 127.0.0.1, with the demo data. Unless told
+// otherwise each gets a database of its own: a new database on the server DATABASE_URL names, else an
+// embedded one in a temporary folder. `stopServerProcesses()` (in afterAll or afterEach) kills what still
+// runs and drops the databases made here.
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export type ServerProcess = {
+  child: ChildProcess;
+  port: number;
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  /** Resolves with the exit code once the process has exited (null when a signal ended it). */
+  exited: Promise<number | null>;
+  /** Everything it has printed so far, stdout and stderr together. */
+  output(): string;
+};
+
+/** Settings naming a database of the caller's own: `DATABASE_URL` on a server run, else an embedded `DATA_DIR`. */
+export type DatabaseEnv = { DATABASE_URL: string; DATA_DIR?: string };
+
+const cleanups: (() => Promise<void>)[] = [];
+let built = false;
+
+/** Builds dist/ as `npm start` does, once per test file. */
+export function buildServerBundle(): void {
+  if (built) return;
+  for (const [command, ...args] of startCommand(root).steps)
+    execFileSync(command === 'node' ? process.execPath : command!, args, { cwd: root });
+  built = true;
+}
+
+/**
+ * A database nobody else uses, removed by `stopServerProcesses`: a new database on the server DATABASE_URL
+ * names (`DATABASE_URL` set), else a new embedded data folder (`DATABASE_URL` empty, `DATA_DIR` set).
+ */
+export async function freshDatabaseEnv(prefix = 'lgw_test_server'): Promise<DatabaseEnv> {
+  const server = process.env.DATABASE_URL;
+  if (server) {
+    const database = await freshServerDatabase(server, prefix);
+    cleanups.push(database.drop);
+    return { DATABASE_URL: database.url };
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'lgw-server-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return { DATABASE_URL: '', DATA_DIR: join(dir, 'data') };
+}
+
+/**
+ * Starts the server and waits until it listens. `env` adds to (or overrides) PORT=0, HOST=127.0.0.1,
+ * DEMO_DATA=1 and LOG_LEVEL=info; without a DATABASE_URL or DATA_DIR in it, the server gets a fresh
+ * database of its own (`freshDatabaseEnv`).
+ */
+export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  buildServerBundle();
+  const database = 'DATABASE_URL' in env || 'DATA_DIR' in env ? {} : await freshDatabaseEnv();
+  const { DATABASE_URL: _server, ...inherited } = process.env;
+  const child = spawn(process.execPath, startCommand(root).nodeArgs, {
+    cwd: root,
+    env: { ...inherited, PORT: '0', HOST: '127.0.0.1', DEMO_DATA: '1', LOG_LEVEL: 'info', DATABASE_URL: '', ...database, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  cleanups.push(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGKILL');
+    await exited;
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setInterval(() => {
+      // src/main.ts prints the demo token lines in the same write as this one.
+      const match = /Lessons gateway on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (match) {
+        clearInterval(timer);
+        resolve(Number(match[1]));
+      } else if (child.exitCode !== null) {
+        clearInterval(timer);
+        reject(new Error(`The server did not start:\n${output}`));
+      }
+    }, 50);
+  });
+  return { child, port, origin: `http://127.0.0.1:${port}`, exited, output: () => output };
+}
+
+/** Kills the server processes still running and removes the databases made here, newest first. */
+export async function stopServerProcesses(): Promise<void> {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+}
