@@ -8,7 +8,9 @@ import type { Database } from './db/client.ts';
 import { createContext } from './graphql/context.ts';
 import { rethrowUnavailable } from './graphql/errors.ts';
 import { buildSchema } from './graphql/schema.ts';
-import { createApollo } from './graphql/server.ts';
+import { armorFor, createApollo } from './graphql/server.ts';
+import { registerSubscriptions } from './graphql/subscriptions.ts';
+import { LESSON_EVENTS_CHANNEL, LessonEventHub } from './modules/classroom-activities/lesson-events.ts';
 import { limitConnections } from './http/connections.ts';
 import { registerHardening, noteViewer, type HardeningOptions, type Lifecycle } from './http/hardening.ts';
 import { playgroundRoutes, withPlayground } from './playground/plugin.ts';
@@ -75,12 +77,33 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   // One Apollo server per schema, with the same limits and plugins: the public one for /graphql, and the
   // REST shim's, whose schema adds the mutations only the shim runs (src/rest/schema.ts).
   const apolloFor = (schema: GraphQLSchema) => createApollo({ schema, playground: config.playground, logger: app.log });
-  const apollo = apolloFor(buildSchema());
+  const publicSchema = buildSchema();
+  const apollo = apolloFor(publicSchema);
   const restApollo = apolloFor(buildSchema(restSchemaExtension));
   await Promise.all([apollo.start(), restApollo.start()]);
   app.addHook('onClose', () => Promise.all([apollo.stop(), restApollo.stop()]));
 
-  const settings = { appUrl: config.appUrl };
+  // Live lessons: this instance hears every committed event through the database and fans it out to its
+  // own subscribers (src/modules/classroom-activities/lesson-events.ts).
+  const lessonEvents = new LessonEventHub();
+  const stopListening = await database.listen(
+    LESSON_EVENTS_CHANNEL,
+    (payload) => lessonEvents.deliver(payload),
+    (state, { error, retryInMs }) =>
+      state === 'lost'
+        ? app.log.warn({ err: error, retryInMs }, 'lesson events: lost the listening connection, reconnecting')
+        : app.log.info('lesson events: listening'),
+  );
+  app.addHook('onClose', () => stopListening());
+
+  const settings = { appUrl: config.appUrl, lessonEvents };
+  registerSubscriptions(app, {
+    schema: publicSchema,
+    validationRules: armorFor(config.playground).validationRules,
+    database,
+    settings,
+    config,
+  });
   const contextFor = async (request: FastifyRequest) => {
     const context = await createContext(database, settings, request.headers.authorization).catch(rethrowUnavailable);
     noteViewer(request, context.viewer);

@@ -77,6 +77,11 @@ const envSchema = z.object({
   ADMISSION_QUEUE: z.coerce.number().int().min(0).max(100_000).default(100),
   ADMISSION_QUEUE_TIMEOUT: duration.default(15_000),
   ADMISSION_THRESHOLD: sizeInBytes.default(64 * 1024),
+  // Live lessons over WebSocket (src/graphql/subscriptions.ts; README, Live lessons).
+  SUBSCRIPTION_CONNECTIONS_PER_TOKEN: z.coerce.number().int().min(1).max(100_000).default(10),
+  SUBSCRIPTIONS_PER_CONNECTION: z.coerce.number().int().min(1).max(10_000).default(20),
+  SUBSCRIPTION_KEEP_ALIVE: duration.default(15_000),
+  SUBSCRIPTION_INIT_TIMEOUT: duration.default(10_000),
 });
 
 export type Config = {
@@ -113,6 +118,14 @@ export type Config = {
   admissionQueueTimeoutMs: number;
   /** Bodies up to this size are not counted (nor queued). */
   admissionThreshold: number;
+  /** WebSocket connections one token may hold open at once on an instance. */
+  subscriptionConnectionsPerToken: number;
+  /** Subscriptions one WebSocket connection may run at once. */
+  subscriptionsPerConnection: number;
+  /** A ping is sent on each WebSocket this often (a dead peer is closed when it does not answer). */
+  subscriptionKeepAliveMs: number;
+  /** A WebSocket must send connection_init within this, else it is closed (4408). */
+  subscriptionInitTimeoutMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -169,5 +182,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     admissionQueue: e.ADMISSION_QUEUE,
     admissionQueueTimeoutMs: e.ADMISSION_QUEUE_TIMEOUT,
     admissionThreshold: e.ADMISSION_THRESHOLD,
+    subscriptionConnectionsPerToken: e.SUBSCRIPTION_CONNECTIONS_PER_TOKEN,
+    subscriptionsPerConnection: e.SUBSCRIPTIONS_PER_CONNECTION,
+    subscriptionKeepAliveMs: e.SUBSCRIPTION_KEEP_ALIVE,
+    subscriptionInitTimeoutMs: e.SUBSCRIPTION_INIT_TIMEOUT,
   };
 }

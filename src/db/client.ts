@@ -22,8 +22,19 @@ export type Database = {
   statementCount(): number;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
+  /**
+   * Hears the database's notifications on `channel` (NOTIFY, pg_notify) until the returned function is
+   * called. On a server: one dedicated connection per instance, reconnected with backoff when it drops
+   * (notifications sent meanwhile are lost: README, Live lessons); `onState` tells of each drop and return.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onState?: ListenerStateHandler): Promise<() => Promise<void>>;
   close(): Promise<void>;
 };
+
+export type ListenerStateHandler = (state: 'lost' | 'listening', details: { error?: unknown; retryInMs?: number }) => void;
+
+/** The dedicated listening connection's name in pg_stat_activity (tests find it there). */
+export const LISTENER_APPLICATION_NAME = 'lessons-gateway-listener';
 
 export type DatabaseOptions = {
   /** postgresql:// URL; when absent, an embedded PGlite under `dataDir`. */
@@ -53,11 +64,20 @@ async function openPostgres(connectionString: string, migrate: boolean): Promise
   const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle client losing its connection (database restarted) must not crash the process.
   pool.on('error', () => {});
+  const listeners: Listener[] = [];
   return withPrisma(
     'postgresql',
     new PrismaPg(pool),
     async <Row>(text: string, params: readonly unknown[]) => (await pool.query(text, params as unknown[])).rows as Row[],
-    () => pool.end(),
+    async () => {
+      await Promise.all(listeners.map((listener) => listener.stop()));
+      await pool.end();
+    },
+    async (channel, onMessage, onState) => {
+      const listener = await startListener(connectionString, channel, onMessage, onState);
+      listeners.push(listener);
+      return () => listener.stop();
+    },
   );
 }
 
@@ -80,7 +100,88 @@ async function openPglite(dataDir: string, migrate: boolean): Promise<Database> 
     new PrismaPGlite(pglite),
     async (text, params) => (await pglite.query(text, params as unknown[])).rows,
     () => pglite.close(),
+    // The embedded database delivers its own notifications at commit, as a server does.
+    async (channel, onMessage) => {
+      const unlisten = await pglite.listen(channel, onMessage);
+      return async () => {
+        if (!pglite.closed) await unlisten();
+      };
+    },
   );
+}
+
+type Listener = { stop(): Promise<void> };
+
+/**
+ * A pg.Client that runs LISTEN, and on losing its connection opens another, waiting 100 ms, then twice
+ * as long each failed try, up to 5 s. It returns once the first LISTEN succeeded.
+ */
+async function startListener(
+  connectionString: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onState: ListenerStateHandler = () => {},
+): Promise<Listener> {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let delay = 100;
+
+  const connect = async () => {
+    const next = new pg.Client({ connectionString, application_name: LISTENER_APPLICATION_NAME });
+    next.on('notification', (message) => {
+      if (message.channel === channel) onMessage(message.payload ?? '');
+    });
+    next.on('error', (error) => lost(next, error));
+    next.on('end', () => lost(next, undefined));
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      next.removeAllListeners('end');
+      next.on('error', () => {});
+      void next.end().catch(() => {});
+      throw error;
+    }
+    if (stopped) {
+      await next.end();
+      return;
+    }
+    client = next;
+    delay = 100;
+    onState('listening', {});
+  };
+  const retry = () => {
+    if (stopped) return;
+    const wait = delay;
+    delay = Math.min(delay * 2, 5_000);
+    retryTimer = setTimeout(() => {
+      connect().catch((error: unknown) => {
+        onState('lost', { error, retryInMs: delay });
+        retry();
+      });
+    }, wait);
+  };
+  const lost = (which: pg.Client, error: unknown) => {
+    if (stopped || client !== which) return;
+    client = null;
+    which.removeAllListeners('end');
+    which.on('error', () => {});
+    void which.end().catch(() => {});
+    onState('lost', { error, retryInMs: delay });
+    retry();
+  };
+
+  await connect();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(retryTimer);
+      const current = client;
+      client = null;
+      if (current) await current.end().catch(() => {});
+    },
+  };
 }
 
 function pgRunner(client: pg.Client): SqlRunner {
@@ -95,6 +196,7 @@ function withPrisma(
   adapter: PrismaPg | PrismaPGlite,
   read: (text: string, params: readonly unknown[]) => Promise<unknown[]>,
   closeDriver: () => Promise<void>,
+  listen: Database['listen'],
 ): Database {
   const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
   let statements = 0;
@@ -113,6 +215,7 @@ function withPrisma(
     ping: async () => {
       await prisma.$queryRaw`SELECT 1`;
     },
+    listen,
     close: async () => {
       await prisma.$disconnect();
       await closeDriver();

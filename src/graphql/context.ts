@@ -2,6 +2,7 @@ import type { Database, Db, SqlRead } from '../db/client.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import { resolveViewer } from '../auth/viewer.ts';
 import { activityLoaders } from '../modules/activities/loaders.ts';
+import type { LessonEventHub } from '../modules/classroom-activities/lesson-events.ts';
 import { classroomActivityLoaders } from '../modules/classroom-activities/loaders.ts';
 import { userLoaders } from '../modules/users/loaders.ts';
 import { loadersOnFirstUse } from './load.ts';
@@ -10,6 +11,8 @@ import { loadersOnFirstUse } from './load.ts';
 export type ContextSettings = {
   /** Where follow-up links point (docs/contract.md, finish_lesson). */
   appUrl: string;
+  /** This instance's live lesson events (absent where nothing subscribes: the CLI, the REST shim). */
+  lessonEvents?: LessonEventHub;
 };
 
 /** Built once per request, for /graphql and for a REST route alike. */

@@ -31,9 +31,9 @@ const unavailableIs503: ApolloServerPlugin<GraphQLContext> = {
   },
 };
 
-/** An Apollo server with the gateway's limits, masking and plugins: one for /graphql, one for the REST shim's schema. */
-export function createApollo({ schema, playground, logger }: { schema: GraphQLSchema; playground: boolean; logger: FastifyBaseLogger }) {
-  const armor = new ApolloArmor({
+/** graphql-armor's plugins and validation rules for the gateway's limits (the WebSocket transport uses its rules too). */
+export function armorFor(playground: boolean) {
+  return new ApolloArmor({
     maxDepth: { n: graphqlLimits.maxDepth },
     maxAliases: { n: graphqlLimits.maxAliases },
     // graphql-armor's token limit re-parses the document in a plugin hook, which turns every syntax error
@@ -43,6 +43,11 @@ export function createApollo({ schema, playground, logger }: { schema: GraphQLSc
     costLimit: { maxCost: graphqlLimits.costLimit },
     blockFieldSuggestion: { enabled: !playground },
   }).protect();
+}
+
+/** An Apollo server with the gateway's limits, masking and plugins: one for /graphql, one for the REST shim's schema. */
+export function createApollo({ schema, playground, logger }: { schema: GraphQLSchema; playground: boolean; logger: FastifyBaseLogger }) {
+  const armor = armorFor(playground);
 
   return new ApolloServer<GraphQLContext>({
     schema,

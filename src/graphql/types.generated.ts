@@ -177,6 +177,24 @@ export type FinishLessonPayload = {
   followUpUrl: Scalars['String']['output'];
 };
 
+export type LessonEvent = {
+  __typename?: 'LessonEvent';
+  /** When the change was committed. */
+  at: Scalars['DateTime']['output'];
+  classroomActivityId: Scalars['ID']['output'];
+  completed: Scalars['Boolean']['output'];
+  /** On FINISHED: the follow-up URL finishLesson returned; else null. */
+  followUpUrl?: Maybe<Scalars['String']['output']>;
+  kind: LessonEventKind;
+  locked: Scalars['Boolean']['output'];
+  pinned: Scalars['Boolean']['output'];
+};
+
+export type LessonEventKind =
+  | 'FINISHED'
+  | 'LAUNCHED'
+  | 'LOCKED';
+
 export type Milestone = {
   __typename?: 'Milestone';
   name: Scalars['String']['output'];
@@ -194,6 +212,11 @@ export type Mutation = {
    * NOT_FOUND when unknown or hidden.
    */
   finishLesson: FinishLessonPayload;
+  /**
+   * Starts a live lesson: unlocks and pins it, unpins the classroom's other classroom activities and gives
+   * each assigned student without a session an unstarted one. NOT_FOUND when unknown or hidden.
+   */
+  launchLesson: ClassroomActivity;
   /** Records that the signed-in user published a customized lesson edition. Idempotent. */
   publishEdition: PublishEditionPayload;
   /** Sets pinned = false and locked = true. NOT_FOUND when unknown or hidden. */
@@ -216,6 +239,11 @@ export type MutationDeleteActivityArgs = {
 export type MutationFinishLessonArgs = {
   id: Scalars['ID']['input'];
   input: FinishLessonInput;
+};
+
+
+export type MutationLaunchLessonArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -280,6 +308,28 @@ export type StudentName = {
   __typename?: 'StudentName';
   activitySessionUid: Scalars['String']['output'];
   name: Scalars['String']['output'];
+};
+
+/**
+ * Live lessons, over WebSocket (graphql-transport-ws) at the same /graphql URL. The token goes in the
+ * connection_init payload as `{"authorization": "Bearer <token>"}`.
+ */
+export type Subscription = {
+  __typename?: 'Subscription';
+  /**
+   * Each committed launch, lock and finish of the classroom activity, in commit order. Teachers of its
+   * classroom, and students with a visible session in it or assigned to it. NOT_FOUND when unknown or hidden.
+   */
+  lessonEvents: LessonEvent;
+};
+
+
+/**
+ * Live lessons, over WebSocket (graphql-transport-ws) at the same /graphql URL. The token goes in the
+ * connection_init payload as `{"authorization": "Bearer <token>"}`.
+ */
+export type SubscriptionLessonEventsArgs = {
+  classroomActivityId: Scalars['ID']['input'];
 };
 
 export type Unit = {
@@ -411,6 +461,8 @@ export type ResolversTypes = {
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
+  LessonEvent: ResolverTypeWrapper<LessonEvent>;
+  LessonEventKind: LessonEventKind;
   Milestone: ResolverTypeWrapper<MilestoneModel>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Objective: ResolverTypeWrapper<ObjectiveModel>;
@@ -419,6 +471,7 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   StudentName: ResolverTypeWrapper<StudentName>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Unit: ResolverTypeWrapper<UnitModel>;
   UpdateActivityInput: UpdateActivityInput;
   User: ResolverTypeWrapper<UserModel>;
@@ -449,6 +502,7 @@ export type ResolversParentTypes = {
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
   JSONObject: Scalars['JSONObject']['output'];
+  LessonEvent: LessonEvent;
   Milestone: MilestoneModel;
   Mutation: Record<PropertyKey, never>;
   Objective: ObjectiveModel;
@@ -457,6 +511,7 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   String: Scalars['String']['output'];
   StudentName: StudentName;
+  Subscription: Record<PropertyKey, never>;
   Unit: UnitModel;
   UpdateActivityInput: UpdateActivityInput;
   User: UserModel;
@@ -563,6 +618,16 @@ export interface JsonObjectScalarConfig extends GraphQLScalarTypeConfig<Resolver
   name: 'JSONObject';
 }
 
+export type LessonEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['LessonEvent'] = ResolversParentTypes['LessonEvent']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  classroomActivityId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  completed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  followUpUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['LessonEventKind'], ParentType, ContextType>;
+  locked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  pinned?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
 export type MilestoneResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Milestone'] = ResolversParentTypes['Milestone']> = {
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
@@ -571,6 +636,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   createActivity?: Resolver<ResolversTypes['Activity'], ParentType, ContextType, RequireFields<MutationCreateActivityArgs, 'input'>>;
   deleteActivity?: Resolver<ResolversTypes['DeleteActivityPayload'], ParentType, ContextType, RequireFields<MutationDeleteActivityArgs, 'id'>>;
   finishLesson?: Resolver<ResolversTypes['FinishLessonPayload'], ParentType, ContextType, RequireFields<MutationFinishLessonArgs, 'id' | 'input'>>;
+  launchLesson?: Resolver<ResolversTypes['ClassroomActivity'], ParentType, ContextType, RequireFields<MutationLaunchLessonArgs, 'id'>>;
   publishEdition?: Resolver<ResolversTypes['PublishEditionPayload'], ParentType, ContextType>;
   unpinAndLock?: Resolver<ResolversTypes['ClassroomActivity'], ParentType, ContextType, RequireFields<MutationUnpinAndLockArgs, 'id'>>;
   updateActivity?: Resolver<ResolversTypes['Activity'], ParentType, ContextType, RequireFields<MutationUpdateActivityArgs, 'id' | 'input'>>;
@@ -600,6 +666,10 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
 export type StudentNameResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StudentName'] = ResolversParentTypes['StudentName']> = {
   activitySessionUid?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  lessonEvents?: SubscriptionResolver<ResolversTypes['LessonEvent'], "lessonEvents", ParentType, ContextType, RequireFields<SubscriptionLessonEventsArgs, 'classroomActivityId'>>;
 };
 
 export type UnitResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Unit'] = ResolversParentTypes['Unit']> = {
@@ -633,6 +703,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DeleteActivityPayload?: DeleteActivityPayloadResolvers<ContextType>;
   FinishLessonPayload?: FinishLessonPayloadResolvers<ContextType>;
   JSONObject?: GraphQLScalarType;
+  LessonEvent?: LessonEventResolvers<ContextType>;
   Milestone?: MilestoneResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Objective?: ObjectiveResolvers<ContextType>;
@@ -640,6 +711,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   PublishEditionPayload?: PublishEditionPayloadResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   StudentName?: StudentNameResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
   Unit?: UnitResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
   UserRole?: UserRoleResolvers;

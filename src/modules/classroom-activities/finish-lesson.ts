@@ -5,6 +5,7 @@ import { isStorableText } from '../../graphql/json.ts';
 import type { FinishLessonResult } from '../../graphql/mappers.ts';
 import { COMPLETE_CUSTOMIZED_LESSON, grantMilestone } from '../milestones/service.ts';
 import { conceptResultFingerprint } from './concept-results.ts';
+import { notifyLessonEvent } from './lesson-events.ts';
 import type { ConceptResultCommand, FinishLessonCommand } from './finish-lesson.input.ts';
 
 // The one place the six finish_lesson rules live (docs/contract.md, finish_lesson). It runs inside the
@@ -12,8 +13,11 @@ import type { ConceptResultCommand, FinishLessonCommand } from './finish-lesson.
 // concept results: every write is one set-based statement (arrays through unnest, NOT EXISTS for the
 // absent students).
 
-/** The classroom activity as rule 2 leaves it, with what the later rules need from its activity. */
-type FinishedClassroomActivity = ClassroomActivity & { followUpActivityId: number | null };
+/**
+ * The classroom activity as rule 2 leaves it, with what the later rules need from its activity, and
+ * whether rule 2 found it already finished (locked, unpinned, completed, same edition id).
+ */
+type FinishedClassroomActivity = ClassroomActivity & { followUpActivityId: number | null; wasFinished: boolean };
 
 /** Which lesson ends, who ends it, what they sent, and where follow-up links point. */
 export type FinishLessonParams = {
@@ -28,19 +32,21 @@ export async function finishLesson(
   { classroomActivityId, teacherId, command, appUrl }: FinishLessonParams,
 ): Promise<FinishLessonResult> {
   // 2. The classroom activity is locked, unpinned and completed; a given edition id is stored. Done first:
-  // the UPDATE's row lock serialises racing calls on one classroom activity, so the second sees the
-  // first's result (and a failure below rolls this back with the rest).
+  // the row lock (taken by the subquery's FOR UPDATE, which also reads the row as it was) serialises racing
+  // calls on one classroom activity, so the second sees the first's result (and a failure below rolls this
+  // back with the rest).
   const [finished] = await tx.$queryRaw<FinishedClassroomActivity[]>`
     UPDATE classroom_activities ca
     SET locked = true, pinned = false, completed = true, edition_id = COALESCE(${command.editionId ?? null}::text, ca.edition_id), updated_at = now()
-    FROM activities a
-    WHERE ca.id = ${classroomActivityId} AND ca.visible AND a.id = ca.activity_id
-    RETURNING ca.id, ca.classroom_id AS "classroomId", ca.activity_id AS "activityId", ca.unit_id AS "unitId", ca.due_date AS "dueDate",
+    FROM activities a,
+         (SELECT id, locked, pinned, completed, edition_id FROM classroom_activities WHERE id = ${classroomActivityId} FOR UPDATE) before
+    WHERE ca.id = ${classroomActivityId} AND ca.visible AND a.id = ca.activity_id AND before.id = ca.id
+    RETURNING before.locked AND NOT before.pinned AND before.completed AND before.edition_id IS NOT DISTINCT FROM ca.edition_id AS "wasFinished", ca.id, ca.classroom_id AS "classroomId", ca.activity_id AS "activityId", ca.unit_id AS "unitId", ca.due_date AS "dueDate",
               ca.assigned_student_ids AS "assignedStudentIds", ca.assign_on_join AS "assignOnJoin", ca.visible, ca.locked, ca.pinned,
               ca.completed, ca.edition_id AS "editionId", ca.created_at AS "createdAt", ca.updated_at AS "updatedAt",
               a.follow_up_activity_id AS "followUpActivityId"`;
   if (!finished) throw notFound();
-  const { followUpActivityId, ...classroomActivity } = finished;
+  const { followUpActivityId, wasFinished, ...classroomActivity } = finished;
   const editionId = classroomActivity.editionId;
 
   // Checked under the lock, so a session removed by a call that ran just before counts as unknown.
@@ -55,8 +61,9 @@ export async function finishLesson(
     WHERE classroom_activity_id = ${classroomActivityId}`;
 
   // 3. Each concept result is saved to its session; a result already saved (a retry) is not saved twice.
+  let saved = 0;
   if (rows.length > 0) {
-    await tx.$executeRaw`
+    saved = await tx.$executeRaw`
       INSERT INTO concept_results (activity_session_id, concept_id, question_type, metadata, fingerprint)
       SELECT session_id, concept_id, question_type, metadata::jsonb, fingerprint
       FROM unnest(${rows.map((row) => row.sessionId)}::int[], ${rows.map((row) => row.conceptId)}::int[],
@@ -67,7 +74,7 @@ export async function finishLesson(
   }
 
   // 4. Visible sessions left with no concept result belonged to absent students.
-  await tx.$executeRaw`
+  const dropped = await tx.$executeRaw`
     DELETE FROM activity_sessions s
     WHERE s.classroom_activity_id = ${classroomActivityId} AND s.visible
       AND NOT EXISTS (SELECT 1 FROM concept_results r WHERE r.activity_session_id = s.id)`;
@@ -79,13 +86,13 @@ export async function finishLesson(
   const followUpClassroomActivity =
     command.followUp && followUpActivityId !== null ? await assignFollowUp(tx, classroomActivity, followUpActivityId) : null;
 
-  return {
-    followUpUrl: followUpClassroomActivity
-      ? `${appUrl}/teachers/classroom_activities/${followUpClassroomActivity.id}/activity_from_classroom_activity`
-      : appUrl,
-    classroomActivity,
-    followUpClassroomActivity,
-  };
+  const followUpUrl = followUpClassroomActivity
+    ? `${appUrl}/teachers/classroom_activities/${followUpClassroomActivity.id}/activity_from_classroom_activity`
+    : appUrl;
+  // A retry that changed nothing (already finished, no result saved, no session dropped) sends no second event.
+  if (!wasFinished || saved > 0 || dropped > 0) await notifyLessonEvent(tx, 'FINISHED', classroomActivity, followUpUrl);
+
+  return { followUpUrl, classroomActivity, followUpClassroomActivity };
 }
 
 type ConceptResultRow = { sessionId: number; conceptId: number; questionType: string; metadata: string; fingerprint: string };

@@ -7,7 +7,7 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { GraphQLContext } from '../../graphql/context.ts';
-import { badUserInput, notFound, type FieldErrors } from '../../graphql/errors.ts';
+import { badUserInput, forbidden, notFound, type FieldErrors } from '../../graphql/errors.ts';
 import type { ConceptResultWithConcept, FinishLessonResult, SessionWithStudent } from '../../graphql/mappers.ts';
 import type { Strict } from '../../graphql/strict.ts';
 import type {
@@ -22,7 +22,9 @@ import type {
 } from '../../graphql/types.generated.ts';
 import { finishLesson, lookUpReferences } from './finish-lesson.ts';
 import { parseFinishLessonInput, uidReferences, type FinishLessonCommand } from './finish-lesson.input.ts';
-import { findClassroomActivity, ownerOf, requireTeacherOf, unpinAndLock } from './service.ts';
+import { requireUser } from '../../auth/guards.ts';
+import type { LessonEventMessage } from './lesson-events.ts';
+import { findClassroomActivity, launchLesson, ownerOf, requireTeacherOf, unpinAndLock } from './service.ts';
 
 /**
  * The classroom activity `id` if the viewer teaches its classroom, else null when unknown or hidden, or
@@ -85,7 +87,35 @@ export async function finishLessonAsTeacher(ctx: GraphQLContext, id: string, rea
   );
 }
 
+/**
+ * Who may follow a live lesson: its classroom's teachers, and students with a visible session in it or
+ * among its assigned students (404 → 401 → 403, as every other check).
+ */
+async function requireLessonFollower(ctx: GraphQLContext, id: string) {
+  const viewerId = ctx.viewer.kind === 'user' ? ctx.viewer.user.id : null;
+  const found = await findClassroomActivity(ctx.db, id, viewerId);
+  if (!found) throw notFound();
+  const user = requireUser(ctx.viewer);
+  if (found.classroom.teachers.some((teacher) => teacher.userId === user.id) || found.assignedStudentIds.includes(user.id)) return found;
+  const session = await ctx.db.activitySession.findFirst({
+    where: { classroomActivityId: found.id, userId: user.id, visible: true },
+    select: { id: true },
+  });
+  if (!session) throw forbidden('Only the teachers and students of this lesson may follow it');
+  return found;
+}
+
 export const classroomActivityResolvers = {
+  Subscription: {
+    lessonEvents: {
+      subscribe: async (_parent, { classroomActivityId }, ctx) => {
+        const { id } = await requireLessonFollower(ctx, classroomActivityId);
+        if (!ctx.settings.lessonEvents) throw new Error('Live lesson events are not served here');
+        return ctx.settings.lessonEvents.subscribe(id);
+      },
+      resolve: (event: LessonEventMessage) => event,
+    },
+  },
   Query: {
     classroomActivity: async (_parent, { id }, ctx) => (await readAsTeacher(ctx, id))?.classroomActivity ?? null,
   },
@@ -94,6 +124,10 @@ export const classroomActivityResolvers = {
     unpinAndLock: async (_parent, { id }, ctx) => {
       const { classroomActivity } = await requireTaughtClassroomActivity(ctx, id);
       return inTransaction(ctx.db, (tx) => unpinAndLock(tx, classroomActivity));
+    },
+    launchLesson: async (_parent, { id }, ctx) => {
+      const { classroomActivity } = await requireTaughtClassroomActivity(ctx, id);
+      return inTransaction(ctx.db, (tx) => launchLesson(tx, classroomActivity));
     },
   },
   ClassroomActivity: {

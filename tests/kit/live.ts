@@ -1,0 +1,93 @@
+import { Writable } from 'node:stream';
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { startGateway, type Gateway } from './gateway.ts';
+
+// Live lessons as a client sees them: a gateway listening on a real port, and graphql-ws clients on it.
+
+export const LESSON_EVENTS = `
+  subscription Follow($id: ID!) {
+    lessonEvents(classroomActivityId: $id) { kind classroomActivityId locked pinned completed followUpUrl at }
+  }`;
+
+export type ListeningGateway = Gateway & {
+  wsUrl: string;
+  /** The server's log lines so far, parsed. */
+  logs(): Record<string, any>[];
+  /** Resolves once the log holds `count` lines with this message. */
+  waitForLog(message: string, count?: number): Promise<void>;
+};
+
+/** A gateway on its own database, listening on a free port of 127.0.0.1, whose logs the test reads. */
+export async function startListeningGateway(env: Record<string, string> = {}): Promise<ListeningGateway> {
+  const lines: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const gateway = await startGateway({ LOG_LEVEL: 'info', ...env }, { logStream });
+  await gateway.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = gateway.app.server.address() as { port: number };
+  const logs = () => lines.map((line) => JSON.parse(line) as Record<string, any>);
+  return Object.assign(gateway, {
+    wsUrl: `ws://127.0.0.1:${port}/graphql`,
+    logs,
+    waitForLog: (message: string, count = 1) => waitFor(() => logs().filter((line) => line.msg === message).length >= count, message),
+  });
+}
+
+export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export type Follower = {
+  client: Client;
+  /** Every `next` payload received, in order. */
+  results: any[];
+  /** The events (data.lessonEvents) received, in order. */
+  events(): any[];
+  /** Settles when the subscription ends: 'complete', or the error it ended with. */
+  ended: Promise<{ complete: true } | { error: any }>;
+  /** Resolves once `count` events arrived. */
+  waitForEvents(count: number): Promise<any[]>;
+};
+
+/** A graphql-ws client (with `token`, in connection_init) following one classroom activity. */
+export function follow(
+  wsUrl: string,
+  classroomActivityId: string | number,
+  token?: string,
+  options: { closed?: (event: any) => void } = {},
+): Follower {
+  const client = createClient({
+    url: wsUrl,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
+    on: options.closed ? { closed: options.closed } : {},
+  });
+  const results: any[] = [];
+  const ended = new Promise<{ complete: true } | { error: any }>((resolve) => {
+    client.subscribe(
+      { query: LESSON_EVENTS, variables: { id: String(classroomActivityId) } },
+      { next: (value) => void results.push(value), error: (error) => resolve({ error }), complete: () => resolve({ complete: true }) },
+    );
+  });
+  const events = () => results.filter((result) => result.data?.lessonEvents).map((result) => result.data.lessonEvents);
+  return {
+    client,
+    results,
+    events,
+    ended,
+    waitForEvents: async (count) => {
+      await waitFor(() => events().length >= count, `${count} lesson events`);
+      return events();
+    },
+  };
+}
