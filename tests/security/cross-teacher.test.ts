@@ -258,6 +258,7 @@ describe('activities lead nowhere near classroom activities (introspection of th
         'ClassroomActivity.sessions',
         'FinishLessonPayload.classroomActivity',
         'FinishLessonPayload.followUpClassroomActivity',
+        'Mutation.launchLesson',
         'Mutation.unpinAndLock',
         'Query.classroomActivity',
       ].sort(),
