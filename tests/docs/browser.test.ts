@@ -1,13 +1,14 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../../src/demo/seed.ts';
-import { startGateway, type Gateway } from '../kit/gateway.ts';
+import { startListeningGateway, type ListeningGateway } from '../kit/live.ts';
+import { finishLessonPath } from '../kit/rest.ts';
 
 // Issue 5: the playground and the REST docs as a person sees them, in a real headless Chromium (Debian's
 // `chromium`, driven by playwright-core; `.ci/run` installs it). The gateway listens on a real port with
-// the demo data; every request the page makes is recorded, and one to any other host fails the test.
+// the demo data; every request the page makes is recorded (its WebSockets too), and one to any other host
+// fails the test.
 // Screenshots go to .tmp/browser/ (docs/playground.png in the README is one of them).
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -15,7 +16,7 @@ const SCREENSHOTS = '.tmp/browser';
 const chromiumThere = existsSync(CHROMIUM);
 const needsChromium = `needs Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)${chromiumThere ? '' : ': not there, skipped'}`;
 
-let gateway: Gateway;
+let gateway: ListeningGateway;
 let origin: string;
 let teacherToken: string;
 let classroomActivityId: number;
@@ -33,6 +34,10 @@ async function openPage(path: string): Promise<{ page: Page; foreignRequests: st
     foreignRequests.push(url);
     return route.abort();
   });
+  // WebSockets are not routed: one to another host is only recorded, which fails the test all the same.
+  page.on('websocket', (socket) => {
+    if (!socket.url().startsWith(`${origin.replace(/^http/, 'ws')}/`)) foreignRequests.push(socket.url());
+  });
   page.on('pageerror', (error) => pageErrors.push(error.message));
   const response = await page.goto(`${origin}${path}`, { waitUntil: 'networkidle' });
   expect(response?.status()).toBe(200);
@@ -42,6 +47,16 @@ async function openPage(path: string): Promise<{ page: Page; foreignRequests: st
 /** The text of a GraphiQL editor (CodeMirror 5 keeps its instance on the element). */
 const editorText = (page: Page, selector: string) =>
   page.$eval(`${selector} .CodeMirror`, (element) => (element as unknown as { CodeMirror: { getValue(): string } }).CodeMirror.getValue());
+
+/** Replaces the text of the Headers editor (its tab open). */
+async function setHeaders(page: Page, headers: Record<string, string>) {
+  await page.getByRole('button', { name: 'Headers' }).click();
+  await page.$eval(
+    '.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror',
+    (element, text) => (element as unknown as { CodeMirror: { setValue(text: string): void } }).CodeMirror.setValue(text),
+    JSON.stringify(headers),
+  );
+}
 
 async function runAndReadResponse(page: Page): Promise<any> {
   const before = await editorText(page, '.graphiql-response');
@@ -64,12 +79,11 @@ async function runAndReadResponse(page: Page): Promise<any> {
 
 describe.skipIf(!chromiumThere)(`in a real browser (${needsChromium})`, () => {
   beforeAll(async () => {
-    gateway = await startGateway({ NODE_ENV: 'development', PLAYGROUND: '1' });
+    gateway = await startListeningGateway({ NODE_ENV: 'development', PLAYGROUND: '1' });
     const demo = await seedDemoData(gateway.database.prisma);
     if (!demo) throw new Error('the demo data was not loaded on the fresh database');
     ({ teacherToken, classroomActivityId } = demo);
-    await gateway.app.listen({ port: 0, host: '127.0.0.1' });
-    origin = `http://127.0.0.1:${(gateway.app.server.address() as AddressInfo).port}`;
+    origin = new URL('/', gateway.wsUrl.replace(/^ws/, 'http')).origin;
     // The flags keep Chromium from calling home (updates, sync, safe browsing): the page's own requests are
     // what is checked, and a closed network would otherwise fill the log.
     browser = await chromium.launch({
@@ -106,15 +120,7 @@ describe.skipIf(!chromiumThere)(`in a real browser (${needsChromium})`, () => {
       // The lesson screen's query: switch tab, put the demo teacher's token in the Headers editor, run.
       await page.getByRole('tab', { name: /ClassroomActivity/ }).click();
       expect(await editorText(page, '.graphiql-query-editor')).toContain('query ClassroomActivity(');
-      await page.getByRole('button', { name: 'Headers' }).click();
-      await page.$eval(
-        '.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror',
-        (element, token) =>
-          (element as unknown as { CodeMirror: { setValue(text: string): void } }).CodeMirror.setValue(
-            JSON.stringify({ Authorization: `Bearer ${token}` }),
-          ),
-        teacherToken,
-      );
+      await setHeaders(page, { Authorization: `Bearer ${teacherToken}` });
       const lesson = await runAndReadResponse(page);
       expect(lesson.errors).toBeUndefined();
       expect(lesson.data.classroomActivity.id).toBe(String(classroomActivityId));
@@ -125,6 +131,58 @@ describe.skipIf(!chromiumThere)(`in a real browser (${needsChromium})`, () => {
       await page.screenshot({ path: `${SCREENSHOTS}/playground.png`, mask: [page.locator('.graphiql-editor-tool')] });
       expect(foreignRequests).toEqual([]);
       expect(pageErrors).toEqual([]);
+    }, 60_000);
+  });
+
+  describe('a live lesson in the playground', () => {
+    it('runs the lessonEvents example over WebSocket and shows the FINISHED event when the lesson ends through REST', async () => {
+      const { page, foreignRequests, pageErrors } = await openPage('/graphql');
+      const sockets: string[] = [];
+      page.on('websocket', (socket) => sockets.push(socket.url()));
+      await page.waitForSelector('.graphiql-execute-button', { timeout: 20_000 });
+      await page.getByRole('tab', { name: /LessonEvents/ }).click();
+      expect(await editorText(page, '.graphiql-query-editor')).toContain('subscription LessonEvents(');
+      await setHeaders(page, { Authorization: `Bearer ${teacherToken}` });
+
+      // Run it: the subscription stays open (and the pane empty) until the lesson changes.
+      const started = gateway.logs().filter((line) => line.msg === 'subscription started').length;
+      await page.click('.graphiql-execute-button');
+      await gateway.waitForLog('subscription started', started + 1);
+      expect(sockets).toEqual([`${origin.replace(/^http/, 'ws')}/graphql`]);
+
+      // The teacher ends the lesson through the REST route, as the lesson app does.
+      const finish = await gateway.rest('PUT', finishLessonPath(classroomActivityId), { token: teacherToken, body: { follow_up: true } });
+      expect(finish.status).toBe(200);
+      await page.waitForFunction(
+        () => {
+          const page = globalThis as unknown as {
+            document: { querySelector(selector: string): { CodeMirror: { getValue(): string } } | null };
+          };
+          return /"FINISHED"/.test(page.document.querySelector('.graphiql-response .CodeMirror')?.CodeMirror.getValue() ?? '');
+        },
+        undefined,
+        { timeout: 15_000 },
+      );
+      const shown = JSON.parse(await editorText(page, '.graphiql-response'));
+      expect(shown).toEqual({
+        data: {
+          lessonEvents: {
+            kind: 'FINISHED',
+            classroomActivityId: String(classroomActivityId),
+            locked: true,
+            pinned: false,
+            completed: true,
+            followUpUrl: finish.body.follow_up_url,
+            at: expect.any(String),
+          },
+        },
+      });
+      expect(finish.body.follow_up_url).toMatch(/\/activity_from_classroom_activity$/);
+
+      await page.screenshot({ path: `${SCREENSHOTS}/playground-live.png`, mask: [page.locator('.graphiql-editor-tool')] });
+      expect(foreignRequests).toEqual([]);
+      expect(pageErrors).toEqual([]);
+      await page.context().close();
     }, 60_000);
   });
 

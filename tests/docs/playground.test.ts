@@ -1,8 +1,11 @@
+import { getOperationAST, OperationTypeNode, parse } from 'graphql';
+import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { newToken } from '../../src/auth/tokens.ts';
-import { demoData } from '../../src/demo/seed.ts';
-import { exampleTabs } from '../../src/playground/examples.ts';
-import { startGateway, type Gateway } from '../kit/gateway.ts';
+import { DEMO_CLASSROOM_ACTIVITY_ID, demoData } from '../../src/demo/seed.ts';
+import { exampleTabs, type ExampleTab } from '../../src/playground/examples.ts';
+import { startListeningGateway, waitFor, type ListeningGateway } from '../kit/live.ts';
 
 // The playground (docs/contract.md, Running it): GraphiQL served by the gateway itself, from npm packages, with nothing loaded
 // from another host; its example operations run as they are against the demo data.
@@ -26,9 +29,9 @@ const NEVER_LOADED_HOSTS = new Set([
   'spec.commonmark.org',
 ]);
 
-let gateway: Gateway;
+let gateway: ListeningGateway;
 beforeAll(async () => {
-  gateway = await startGateway();
+  gateway = await startListeningGateway();
 });
 afterAll(() => gateway?.close());
 
@@ -102,11 +105,12 @@ describe('GET /graphql from a browser', () => {
     expect(config.tabs.map((tab: { headers: string }) => /"Authorization": "Bearer /.test(tab.headers))).toEqual(needsToken);
     for (const tab of config.tabs.filter((_: unknown, index: number) => !needsToken[index])) expect(JSON.parse(tab.headers)).toEqual({});
     expect(JSON.parse(config.defaultHeaders)).toEqual({});
-    expect(config.tabs.map((tab: { query: string }) => /^(?:query|mutation) (\w+)/m.exec(tab.query)?.[1])).toEqual([
+    expect(config.tabs.map((tab: { query: string }) => /^(?:query|mutation|subscription) (\w+)/m.exec(tab.query)?.[1])).toEqual([
       'Activity',
       'Activities',
       'ClassroomActivity',
       'Viewer',
+      'LessonEvents',
       'FinishLesson',
       'UnpinAndLock',
       'PublishEdition',
@@ -131,15 +135,57 @@ describe('GET /graphql from a browser', () => {
   });
 });
 
+const isSubscription = (tab: ExampleTab) => getOperationAST(parse(tab.query))?.operation === OperationTypeNode.SUBSCRIPTION;
+
+/** Runs a subscription tab as the playground does: over graphql-ws on /graphql, the token in connection_init. */
+function subscribe(tab: ExampleTab, token: string | undefined) {
+  const client = createClient({
+    url: gateway.wsUrl,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  const results: any[] = [];
+  // An end before the test's own dispose() is an error the test reports.
+  const ended = (how: any) => void results.push({ errors: [{ message: `ended: ${how?.code ?? how?.message ?? JSON.stringify(how)}` }] });
+  client.subscribe(
+    { query: tab.query, variables: tab.variables },
+    { next: (value) => void results.push(value), error: ended, complete: () => ended('complete') },
+  );
+  return { tab, client, results };
+}
+
 describe('the example operations', () => {
-  it('each runs without errors on the demo data, as it is in the playground', async () => {
+  it('each runs without errors on the demo data, as it is in the playground; the subscription sees the lesson end', async () => {
     const teacherToken = newToken();
     await gateway.reset(demoData(teacherToken, newToken()));
+    const tokenFor = (tab: ExampleTab) => (tab.needsToken ? teacherToken : undefined);
 
-    for (const tab of exampleTabs) {
-      const answer = await gateway.graphql(tab.query, tab.variables, tab.needsToken ? teacherToken : undefined);
+    // The subscription tabs first, as a person would open lessonEvents before ending the lesson in another tab.
+    const subscriptions = exampleTabs.filter(isSubscription).map((tab) => subscribe(tab, tokenFor(tab)));
+    expect(subscriptions.map(({ tab }) => tab.name)).toEqual(['lessonEvents']);
+    await gateway.waitForLog('subscription started', subscriptions.length);
+
+    let followUpUrl: unknown;
+    for (const tab of exampleTabs.filter((tab) => !isSubscription(tab))) {
+      const answer = await gateway.graphql(tab.query, tab.variables, tokenFor(tab));
       expect({ tab: tab.name, errors: answer.errors }).toEqual({ tab: tab.name, errors: undefined });
       expect(Object.values(answer.data ?? {})[0], tab.name).not.toBeNull();
+      if (tab.name === 'finishLesson') followUpUrl = answer.data.finishLesson.followUpUrl;
+    }
+    expect(followUpUrl).toMatch(/^https?:\/\/.+\/activity_from_classroom_activity$/);
+
+    for (const { tab, client, results } of subscriptions) {
+      const finished = (result: any) => result.data?.lessonEvents?.kind === 'FINISHED';
+      await waitFor(() => results.some((result) => result.errors || finished(result)), `${tab.name}: a FINISHED event`);
+      for (const result of results) expect({ tab: tab.name, errors: result.errors }).toEqual({ tab: tab.name, errors: undefined });
+      expect(results.find(finished)?.data.lessonEvents).toMatchObject({
+        classroomActivityId: String(DEMO_CLASSROOM_ACTIVITY_ID),
+        locked: true,
+        completed: true,
+        followUpUrl,
+      });
+      await client.dispose();
     }
   });
 });
