@@ -97,7 +97,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   app.addHook('onClose', () => stopListening());
 
   const settings = { appUrl: config.appUrl, lessonEvents };
-  registerSubscriptions(app, {
+  const subscriptionHandler = await registerSubscriptions(app, {
     schema: publicSchema,
     validationRules: armorFor(config.playground).validationRules,
     database,
@@ -112,7 +112,9 @@ export async function buildApp({ config, database, lifecycle = { draining: false
 
   // A browser's GET /graphql gets the playground (when on); every other request is Apollo's.
   const graphqlHandler = withPlayground(config.playground, fastifyApolloHandler(apollo, { context: contextFor }));
-  app.route({ url: '/graphql', method: ['GET', 'POST', 'OPTIONS'], handler: graphqlHandler });
+  // GET also takes the WebSocket upgrades (subscriptions); @fastify/websocket allows them on GET only.
+  app.route({ url: '/graphql', method: 'GET', handler: graphqlHandler, wsHandler: subscriptionHandler });
+  app.route({ url: '/graphql', method: ['POST', 'OPTIONS'], handler: graphqlHandler });
   await app.register(playgroundRoutes, { enabled: config.playground });
   await app.register(restRoutes, { prefix: '/api/v1', apollo: restApollo, contextFor });
 

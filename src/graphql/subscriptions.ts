@@ -1,29 +1,35 @@
 import type { FastifyInstance } from 'fastify';
 import {
   GraphQLError,
+  Kind,
   OperationTypeNode,
   getOperationAST,
   parse,
   specifiedRules,
   validate,
+  getArgumentValues,
   type DocumentNode,
+  type ExecutionArgs,
   type ExecutionResult,
+  type FieldNode,
   type GraphQLSchema,
   type ValidationRule,
 } from 'graphql';
+import fastifyWebsocket, { type WebsocketHandler } from '@fastify/websocket';
 import { CloseCode } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { makeHandler } from 'graphql-ws/use/@fastify/websocket';
 import type { Viewer } from '../auth/viewer.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import { authorizationKey } from '../http/hardening.ts';
 import { createContext, type ContextSettings, type GraphQLContext } from './context.ts';
 import { formatErrorFor, rethrowUnavailable } from './errors.ts';
 import { graphqlLimits } from './server.ts';
 
 // Live lessons' transport (docs/contract.md, Live lessons): graphql-ws's graphql-transport-ws protocol on
-// the HTTP server's own port and path. Only subscriptions are served here: queries and mutations stay on
-// HTTP, where the rate limit and admission apply.
+// the HTTP server's own port and path. The upgrade request is routed by Fastify like any other, so its
+// hooks (the drain, the rate limit, security headers) apply to it. Only subscriptions are served on the
+// socket: queries and mutations stay on HTTP, where admission applies too.
 
 type ConnectionExtra = { viewer?: Viewer; tokenKey?: string };
 
@@ -46,20 +52,46 @@ export type SubscriptionServerOptions = {
 /** Closed when a token already holds SUBSCRIPTION_CONNECTIONS_PER_TOKEN sockets. */
 export const TOO_MANY_CONNECTIONS = 4429;
 
+/**
+ * The largest message a client may send (`ws` closes the socket with 1009 beyond it). A subscribe
+ * message is a document and its variables: the HTTP body limit's job, at a size a document needs.
+ */
+export const MAX_MESSAGE_BYTES = 64 * 1024;
+
+/** WebSocket's close code for a server going down (RFC 6455). */
+const GOING_AWAY = 1001;
+
+/** How long shutdown waits for subscriptions being set up before closing their sockets. */
+const SETUP_GRACE_MS = 5_000;
+
 const authorizationOf = (payload: unknown, header: string | undefined): string | undefined => {
   const given = payload && typeof payload === 'object' ? (payload as Record<string, unknown>).authorization : undefined;
   return typeof given === 'string' ? given : header;
 };
 
-export function registerSubscriptions(app: FastifyInstance, options: SubscriptionServerOptions): void {
+/**
+ * Registers the WebSocket plugin and returns the handler for the /graphql route's upgrades (src/app.ts
+ * declares the route, so that HTTP and WebSocket share its path and hooks).
+ */
+export async function registerSubscriptions(app: FastifyInstance, options: SubscriptionServerOptions): Promise<WebsocketHandler> {
   const { schema, validationRules, database, settings, config } = options;
   const formatError = formatErrorFor((error) => app.log.error({ err: error }, 'unexpected error in a subscription'));
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error));
   const connectionsByToken = new Map<string, number>();
   let settingUp = 0;
 
-  const wss = new WebSocketServer({ server: app.server, path: '/graphql' });
-  const server = useServer<Record<string, unknown> | undefined, ConnectionExtra>(
+  // At shutdown (src/main.ts): subscriptions still being set up finish, then every socket is closed with
+  // 1001. Done before src/http/connections.ts destroys the sockets that never made an HTTP request.
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: MAX_MESSAGE_BYTES },
+    preClose: async function closeSockets(this: FastifyInstance) {
+      const until = Date.now() + SETUP_GRACE_MS;
+      while (settingUp > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (const socket of this.websocketServer.clients) socket.close(GOING_AWAY, 'Server is shutting down');
+    },
+  });
+
+  const handleSocket = makeHandler<Record<string, unknown> | undefined, ConnectionExtra>(
     {
       connectionInitWaitTimeout: config.subscriptionInitTimeoutMs,
       isProd: config.production,
@@ -69,13 +101,15 @@ export function registerSubscriptions(app: FastifyInstance, options: Subscriptio
         // A presented but wrong token: 4403, as graphql-ws closes a refused connection.
         if (context.viewer.kind === 'invalid') return false;
         if (context.viewer.kind === 'user' && authorization) {
-          const held = connectionsByToken.get(authorization) ?? 0;
+          // Counted by a hash of the header, so that no token sits in memory as a key.
+          const key = authorizationKey(authorization);
+          const held = connectionsByToken.get(key) ?? 0;
           if (held >= config.subscriptionConnectionsPerToken) {
             ctx.extra.socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this token');
             return false;
           }
-          connectionsByToken.set(authorization, held + 1);
-          ctx.extra.tokenKey = authorization;
+          connectionsByToken.set(key, held + 1);
+          ctx.extra.tokenKey = key;
         }
         ctx.extra.viewer = context.viewer;
         return true;
@@ -127,7 +161,7 @@ export function registerSubscriptions(app: FastifyInstance, options: Subscriptio
       onOperation: (ctx, id, payload, args, operationResult) => {
         // graphql-ws hands over the awaited result of graphql-js's subscribe().
         const result = operationResult as AsyncIterableIterator<ExecutionResult> | ExecutionResult;
-        const classroomActivityId = (args.variableValues as Record<string, unknown> | null | undefined)?.classroomActivityId;
+        const classroomActivityId = lessonEventsArgument(args, 'classroomActivityId');
         const viewer = ctx.extra.viewer;
         const who = viewer?.kind === 'user' ? viewer.user.id : null;
         if (!(Symbol.asyncIterator in result)) {
@@ -141,17 +175,32 @@ export function registerSubscriptions(app: FastifyInstance, options: Subscriptio
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: format(result.errors) } : undefined),
       onError: (_ctx, _id, _payload, errors) => format(errors),
     },
-    wss,
     config.subscriptionKeepAliveMs,
   );
+  return function handleUpgraded(this: FastifyInstance, socket, request) {
+    const handled = handleSocket.call(this, socket, request);
+    // An 'error' on an open socket is the client's doing (a message over MAX_MESSAGE_BYTES, a bad frame):
+    // `ws` closes the socket itself (1009, 1002). Logged as that, not as the internal error the two
+    // libraries' own listeners would report it as.
+    socket.removeAllListeners('error');
+    socket.on('error', (error) => request.log.info({ reason: error.message }, 'websocket closed: the client broke the protocol'));
+    return handled;
+  };
+}
 
-  // At shutdown (src/main.ts): subscriptions still being set up finish, then every socket is closed with
-  // 1001. Done before src/http/connections.ts destroys the sockets that never made an HTTP request.
-  app.addHook('preClose', async () => {
-    const until = Date.now() + 5_000;
-    while (settingUp > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
-    await server.dispose();
-  });
+/** An argument of the operation's lessonEvents field, as the resolver receives it (for the log line). */
+function lessonEventsArgument(args: ExecutionArgs, name: string): unknown {
+  const operation = getOperationAST(args.document, args.operationName);
+  const field = operation?.selectionSet.selections.find(
+    (selection): selection is FieldNode => selection.kind === Kind.FIELD && selection.name.value === 'lessonEvents',
+  );
+  const definition = args.schema.getSubscriptionType()?.getFields().lessonEvents;
+  if (!field || !definition) return undefined;
+  try {
+    return getArgumentValues(definition, field, args.variableValues ?? {})[name];
+  } catch {
+    return undefined;
+  }
 }
 
 /** The same iterator, calling `onEnd` once when it ends, however it ends (kept an object, not an async generator, so return() is never queued behind a pending next()). */
