@@ -17,6 +17,7 @@ import {
 } from 'graphql';
 import fastifyWebsocket, { type WebsocketHandler } from '@fastify/websocket';
 import { CloseCode } from 'graphql-ws';
+import { LRUCache } from 'lru-cache';
 import { makeHandler } from 'graphql-ws/use/@fastify/websocket';
 import type { Viewer } from '../auth/viewer.ts';
 import type { Config } from '../config.ts';
@@ -78,6 +79,34 @@ export async function registerSubscriptions(app: FastifyInstance, options: Subsc
   const formatError = formatErrorFor((error) => app.log.error({ err: error }, 'unexpected error in a subscription'));
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error));
   const connectionsByToken = new Map<string, number>();
+  // Every student of a lesson sends the same subscription text: parsed and validated once, the one
+  // document is shared by their subscriptions (measured: a third less memory per subscription, and less
+  // CPU per subscribe; README, Live lessons). Bounded by entries and by the text's size.
+  const validDocuments = new LRUCache<string, DocumentNode>({
+    max: 1_000,
+    maxSize: 4 * 1024 * 1024,
+    sizeCalculation: (_, query) => query.length,
+  });
+  const checkDocument = (query: string): { document: DocumentNode } | { errors: GraphQLError[] } => {
+    const cached = validDocuments.get(query);
+    if (cached) return { document: cached };
+    let document: DocumentNode;
+    try {
+      document = parse(query, { maxTokens: graphqlLimits.maxTokens });
+    } catch (error) {
+      const message = error instanceof GraphQLError ? error.message : 'Syntax error';
+      return { errors: [new GraphQLError(message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })] };
+    }
+    const errors = validate(schema, document, [...specifiedRules, ...validationRules]);
+    if (errors.length > 0)
+      return {
+        errors: errors.map(
+          (error) => new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+        ),
+      };
+    validDocuments.set(query, document);
+    return { document };
+  };
   let settingUp = 0;
 
   // At shutdown (src/main.ts): subscriptions still being set up finish, then every socket is closed with
@@ -124,18 +153,9 @@ export async function registerSubscriptions(app: FastifyInstance, options: Subsc
       onSubscribe: async (ctx, _id, payload) => {
         if (Object.keys(ctx.subscriptions).length > config.subscriptionsPerConnection)
           return [new GraphQLError('Too many subscriptions on this connection', { extensions: { code: 'BAD_REQUEST' } })];
-        let document: DocumentNode;
-        try {
-          document = parse(payload.query, { maxTokens: graphqlLimits.maxTokens });
-        } catch (error) {
-          const message = error instanceof GraphQLError ? error.message : 'Syntax error';
-          return [new GraphQLError(message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
-        }
-        const errors = validate(schema, document, [...specifiedRules, ...validationRules]);
-        if (errors.length > 0)
-          return errors.map(
-            (error) => new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
-          );
+        const checked = checkDocument(payload.query);
+        if (!('document' in checked)) return checked.errors;
+        const { document } = checked;
         const operation = getOperationAST(document, payload.operationName);
         if (operation?.operation !== OperationTypeNode.SUBSCRIPTION)
           return [
