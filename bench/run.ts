@@ -14,6 +14,7 @@ import { countStatements, preflight, runLoad, type StatementCount } from './meas
 import { freePort, startServer, type Server } from './processes.ts';
 import { summarizeProfiles } from './profile.ts';
 import { checkTargets, printReport, writeResults, type CaseResult } from './report.ts';
+import { runSubscriptions, wantsSubscriptions } from './subscriptions.ts';
 import { startCommand } from '../scripts/start-command.mjs';
 
 // npm run bench [-- --quick] [--pglite] [--profile] [--activities N] [--classroom-activities N]
@@ -206,6 +207,8 @@ function launchServers(fresh: FreshDatabase, profileDir: string | undefined, cle
 }
 
 async function main(): Promise<void> {
+  // `--subscriptions` (or `--cases subscriptions`): live lessons under load, a run of its own (bench/subscriptions.ts).
+  if (wantsSubscriptions(process.argv.slice(2))) return runSubscriptions(process.argv.slice(2));
   const options = parseOptions(process.argv.slice(2));
   const cleanup = cleanupStack();
   const interrupted = () => void cleanup.run().finally(() => process.exit(130));
