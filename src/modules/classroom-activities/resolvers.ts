@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
 import type {
   ClassroomActivity as ClassroomActivityModel,
   Classroom as ClassroomModel,
@@ -23,7 +23,9 @@ import type {
 import { finishLesson, lookUpReferences } from './finish-lesson.ts';
 import { parseFinishLessonInput, uidReferences, type FinishLessonCommand } from './finish-lesson.input.ts';
 import { requireUser } from '../../auth/guards.ts';
+import { selectionAt, selectionOf } from '../../graphql/look-ahead.ts';
 import type { LessonEventMessage } from './lesson-events.ts';
+import { readClassroomActivity } from './read.ts';
 import { findClassroomActivity, launchLesson, ownerOf, requireTeacherOf, unpinAndLock } from './service.ts';
 
 /**
@@ -45,6 +47,32 @@ async function readAsTeacher(ctx: GraphQLContext, id: string) {
   ctx.loaders.ownerByClassroomId.prime(classroom.id, ownerOf(found));
   if (unit) ctx.loaders.unitById.prime(unit.id, unit);
   return { classroomActivity, teacher };
+}
+
+/**
+ * Query.classroomActivity: as readAsTeacher, in one driver-level statement that also brings what the
+ * operation selects below it (its sessions, their students and concept results: src/graphql/look-ahead.ts),
+ * handed to the loaders its fields read.
+ */
+async function readForQuery(ctx: GraphQLContext, id: string, info: GraphQLResolveInfo): Promise<ClassroomActivityModel | null> {
+  const viewerId = ctx.viewer.kind === 'user' ? ctx.viewer.user.id : null;
+  const selected = selectionAt(info);
+  const sessionNodes = [...(selected.get('sessions') ?? [])];
+  const plan = {
+    sessions: sessionNodes.length > 0 || selected.has('studentNames'),
+    conceptResults: sessionNodes.length > 0 && selectionOf(sessionNodes, info.fragments).has('conceptResults'),
+  };
+  const found = await readClassroomActivity(ctx.read, id, viewerId, plan);
+  if (!found) return null;
+  requireUser(ctx.viewer);
+  if (!found.viewerTeaches) throw forbidden('Only a teacher of this classroom may do this');
+  const { classroomActivity, classroom, owner, unit, sessions, conceptResults } = found;
+  ctx.loaders.classroomById.prime(classroom.id, classroom);
+  ctx.loaders.ownerByClassroomId.prime(classroom.id, owner);
+  if (unit) ctx.loaders.unitById.prime(unit.id, unit);
+  if (sessions) ctx.loaders.sessionsByClassroomActivityId.prime(classroomActivity.id, sessions);
+  if (conceptResults) for (const [sessionId, results] of conceptResults) ctx.loaders.conceptResultsBySessionId.prime(sessionId, results);
+  return classroomActivity;
 }
 
 /** As readAsTeacher, but an unknown or hidden id is NOT_FOUND. */
@@ -117,7 +145,7 @@ export const classroomActivityResolvers = {
     },
   },
   Query: {
-    classroomActivity: async (_parent, { id }, ctx) => (await readAsTeacher(ctx, id))?.classroomActivity ?? null,
+    classroomActivity: (_parent, { id }, ctx, info) => readForQuery(ctx, id, info),
   },
   Mutation: {
     finishLesson: (_parent, { id, input }, ctx) => finishLessonAsTeacher(ctx, id, () => input),
