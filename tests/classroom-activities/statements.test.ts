@@ -104,6 +104,47 @@ describe('statements per read of a classroom activity', () => {
     expect(withActivity.statements).toBe(2);
   });
 
+  it('two aliases selecting different fields of the same sessions each get all they select, one statement each', async () => {
+    await gateway.reset(classWith(3));
+    const id = String(ids.classroomActivity);
+    // The statement builds only the selected keys (src/modules/classroom-activities/read.ts, readPlanOf): the
+    // first alias's narrow sessions must not answer the second's wider selection, in either order.
+    const narrow = `names: classroomActivity(id: $id) { studentNames { name } sessions { uid conceptResults { concept { uid } } } }`;
+    const wide = `full: classroomActivity(id: $id) {
+      unit { name } classroom { teacher { name } }
+      sessions { uid state percentage completedAt isFinalScore student { id ...Who } conceptResults { questionType metadata concept { uid name } } }
+    }`;
+    const query = (fields: string) => `query($id: ID!) { ${fields} } fragment Who on User { name role }`;
+    const first = await cost(query(narrow + wide), { id }, tokens.owner);
+    const second = await cost(query(wide + narrow), { id }, tokens.owner);
+    for (const { answer, statements } of [first, second]) {
+      type Full = { uid: string; conceptResults: { concept: { uid: string } }[] };
+      expect(answer.data.names.sessions).toEqual(
+        answer.data.full.sessions.map(({ uid, conceptResults }: Full) => ({
+          uid,
+          conceptResults: conceptResults.map(({ concept }) => ({ concept: { uid: concept.uid } })),
+        })),
+      );
+      expect(answer.data.full.sessions).toHaveLength(3);
+      expect(answer.data.full.sessions[2]).toEqual({
+        uid: 'session-0000000000000002',
+        state: 'STARTED',
+        percentage: null,
+        completedAt: null,
+        isFinalScore: false,
+        student: { id: '1002', name: 'Student 2', role: 'STUDENT' },
+        conceptResults: [1, 2].map((questionNumber) => ({
+          questionType: 'lessons-slide',
+          metadata: { correct: 1, attemptNumber: 1, questionNumber },
+          concept: { uid: expect.any(String), name: expect.any(String) },
+        })),
+      });
+      expect(answer.data.full.classroom.teacher.name).toEqual(expect.any(String));
+      expect(answer.data.names.studentNames.map(({ name }: { name: string }) => name)).toEqual(['Student 0', 'Student 1', 'Student 2']);
+      expect(statements).toBeLessThanOrEqual(3);
+    }
+  });
+
   it('REST student_names costs 2 statements (1 with the token verified a moment ago) with 1 session and with 100', async () => {
     const statementsFor = async (sessions: number) => {
       await gateway.reset(classWith(sessions));
