@@ -2,12 +2,22 @@ import { finishLessonBody, type Dataset } from './dataset.ts';
 
 // What is measured: each case is a stream of requests (reads rotate over the data set; a finish_lesson
 // uses each prepared lesson once), the server it targets, its concurrency and the targets it must meet.
+// The side-by-side reads (the issue's three GraphQL reads, REST GET /activities/:id and student_names)
+// are asked of three servers for the same answer: the gateway (Bearer token on), PostGraphile 5 (the peer,
+// no auth) and the best hand-written node:http + pg server (the baseline, bench/baseline.ts). Their cases
+// share a `read` and are measured in interleaved rounds.
 
 export type HttpRequest = { method: 'GET' | 'POST' | 'PUT'; path: string; headers: Record<string, string>; body?: string };
 
+export type ServerName = 'gateway' | 'peer' | 'baseline';
+
 export type Limits = {
-  /** req/s as a fraction of the baseline's. */
+  /** req/s as a fraction of the same read's baseline. */
   minBaselineRatio?: number;
+  /** req/s as a fraction of the same read's peer. */
+  minPeerRatio?: number;
+  /** Database CPU per request as a multiple of the peer's. */
+  maxPeerDbCpuRatio?: number;
   /** SQL statements for one request. */
   maxStatements?: number;
   maxP50Ms?: number;
@@ -15,7 +25,7 @@ export type Limits = {
 
 export type BenchCase = {
   name: string;
-  server: 'baseline' | 'gateway';
+  server: ServerName;
   /** Concurrent connections. Reads use many; the latency targets are read under light concurrency. */
   connections: number;
   /** The i-th request of the case. */
@@ -25,6 +35,16 @@ export type BenchCase = {
   /** Why an answer is wrong (a 200 can still carry GraphQL errors), or null when it is right. */
   check(status: number, body: string): string | null;
   limits: Limits;
+  /** Side by side: the read this case answers. The cases of one read are measured in interleaved rounds. */
+  read?: string;
+  /** The read whose peer this case is compared with, when it has none of its own (REST, by the same data). */
+  peerRead?: string;
+  /**
+   * The answer's data, named and shaped alike for the gateway and the peer (ids as numbers, times as epoch
+   * ms): before the load, the peer's answer must give the gateway's data. A baseline's answer must be the
+   * gateway's JSON value itself.
+   */
+  data?(body: any): unknown;
 };
 
 const READ_CONNECTIONS = 10;
@@ -40,6 +60,8 @@ const graphql = (query: string, variables: Record<string, unknown>, headers: Rec
   body: JSON.stringify({ query, variables }),
 });
 
+const get = (path: string, headers: Record<string, string> = {}): HttpRequest => ({ method: 'GET', path, headers });
+
 /** A check from a predicate over the parsed body. */
 function expect(what: string, ok: (body: any) => boolean) {
   return (status: number, text: string): string | null => {
@@ -54,20 +76,280 @@ function expect(what: string, ok: (body: any) => boolean) {
   };
 }
 
-const ACTIVITY_FIELDS =
-  'id uid name description flags data supportingInfo followUpActivityId classification { id key name } createdAt updatedAt';
-const ACTIVITY_QUERY = `query Activity($id: ID!) { activity(id: $id) { ${ACTIVITY_FIELDS} } }`;
+// The gateway's operations (schema.graphql) and the peer's (PostGraphile's names for the same tables:
+// `rowId` is the column id, relations follow the foreign keys of prisma/migrations).
+const ACTIVITY_FIELDS = 'id uid name description flags data supportingInfo followUpActivityId createdAt updatedAt';
+const ACTIVITY_QUERY = `query Activity($id: ID!) { activity(id: $id) { ${ACTIVITY_FIELDS} classification { id key name } } }`;
 const LESSON_QUERY = `query Lesson($id: ID!) {
+  classroomActivity(id: $id) { id classroom { id name teacher { id name } } sessions { uid state student { id name } } }
+}`;
+const PAGE_QUERY = `query Activities { activities(first: 20) { totalCount edges { cursor node { ${ACTIVITY_FIELDS} } } pageInfo { hasNextPage endCursor } } }`;
+const NESTED_LESSON_QUERY = `query NestedLesson($id: ID!) {
   classroomActivity(id: $id) { classroom { teacher { name } } sessions { student { name } conceptResults { concept { uid } } } }
 }`;
+
+const PEER_ACTIVITY_FIELDS = 'rowId uid name description flags data supportingInfo followUpActivityId createdAt updatedAt';
+const PEER_ACTIVITY_QUERY = `query Activity($id: Int!) {
+  activityByRowId(rowId: $id) { ${PEER_ACTIVITY_FIELDS} activityClassificationByActivityClassificationId { rowId key name } }
+}`;
+// Amber offers conditions on indexed columns only: the teachers' role and the sessions' `visible` cannot be
+// filtered, so the peer reads every teacher (the owner is picked from them) and every session — all
+// visible in this data set, so the answers hold the same data.
+const PEER_LESSON_QUERY = `query Lesson($id: Int!) {
+  classroomActivityByRowId(rowId: $id) {
+    rowId
+    classroomByClassroomId { rowId name classroomsTeachersByClassroomId { nodes { role userByUserId { rowId name } } } }
+    activitySessionsByClassroomActivityId(orderBy: PRIMARY_KEY_ASC) { nodes { uid state userByUserId { rowId name } } }
+  }
+}`;
+const PEER_PAGE_QUERY = `query Activities {
+  allActivities(first: 20, orderBy: PRIMARY_KEY_ASC) { totalCount edges { cursor node { ${PEER_ACTIVITY_FIELDS} } } pageInfo { hasNextPage endCursor } }
+}`;
+const PEER_STUDENT_NAMES_QUERY = `query StudentNames($id: Int!) {
+  classroomActivityByRowId(rowId: $id) { activitySessionsByClassroomActivityId(orderBy: PRIMARY_KEY_ASC) { nodes { uid userByUserId { name } } } }
+}`;
+
+type Classification = { id: number; key: string; name: string } | null;
+
+/** An activity's data, from any of the three shapes. */
+function activityData(a: {
+  id: unknown;
+  uid: string;
+  name: string;
+  description: string;
+  flags: string[];
+  data: unknown;
+  supportingInfo: string | null;
+  followUpActivityId: unknown;
+  createdAt: string;
+  updatedAt: string;
+  classification?: Classification;
+}) {
+  return {
+    id: Number(a.id),
+    uid: a.uid,
+    name: a.name,
+    description: a.description,
+    flags: a.flags,
+    data: a.data,
+    supportingInfo: a.supportingInfo,
+    followUpActivityId: a.followUpActivityId === null ? null : Number(a.followUpActivityId),
+    createdAt: Date.parse(a.createdAt),
+    updatedAt: Date.parse(a.updatedAt),
+    ...(a.classification === undefined ? {} : { classification: a.classification }),
+  };
+}
+
+const classificationOf = (c: { id?: unknown; rowId?: unknown; key: string; name: string } | null): Classification =>
+  c && { id: Number(c.id ?? c.rowId), key: c.key, name: c.name };
+
+const gatewayActivityData = (a: any) => a && activityData({ ...a, classification: classificationOf(a.classification) });
+const restActivityData = (a: any) =>
+  a &&
+  activityData({
+    ...a,
+    supportingInfo: a.supporting_info,
+    followUpActivityId: a.follow_up_activity_id,
+    createdAt: a.created_at,
+    updatedAt: a.updated_at,
+    classification: classificationOf(a.classification),
+  });
+const peerActivityData = (a: any) =>
+  a && activityData({ ...a, id: a.rowId, classification: classificationOf(a.activityClassificationByActivityClassificationId) });
+
+const user = (u: any) => u && { id: Number(u.id ?? u.rowId), name: u.name };
 
 export type CaseOptions = { sessions: number; finishLessonSizes: number[] };
 
 export function buildCases(dataset: Dataset, { sessions, finishLessonSizes }: CaseOptions): BenchCase[] {
   const auth = { authorization: `Bearer ${dataset.teacherToken}` };
-  const activityUid = (i: number) => dataset.activityUids[i % dataset.activityUids.length]!;
+  const activityId = (i: number) => dataset.activityIds[i % dataset.activityIds.length]!;
   const lessonId = (i: number) => dataset.readClassroomActivityIds[i % dataset.readClassroomActivityIds.length]!;
-  const activityRead = expect('an activity', (body) => typeof (body.activity ?? body.data?.activity)?.uid === 'string');
+
+  const activityRead = expect(
+    'an activity',
+    (body) => typeof (body.activity ?? body.data?.activity ?? body.data?.activityByRowId)?.uid === 'string',
+  );
+  const lessonRead = expect(`${sessions} sessions`, (body) => {
+    const lesson = body.data?.classroomActivity ?? body.data?.classroomActivityByRowId;
+    const found = lesson?.sessions ?? lesson?.activitySessionsByClassroomActivityId?.nodes;
+    return found?.length === sessions;
+  });
+  const pageRead = expect('20 activities and a total', (body) => {
+    const page = body.data?.activities ?? body.data?.allActivities;
+    return page?.edges?.length === 20 && page.totalCount === dataset.activityIds.length;
+  });
+  const namesRead = expect(`${sessions} names`, (body) => {
+    const nodes = body.data?.classroomActivityByRowId?.activitySessionsByClassroomActivityId?.nodes;
+    return (nodes ?? Object.keys(body)).length === sessions;
+  });
+
+  const lessonData = (lesson: any) =>
+    lesson && { ...lesson, sessions: lesson.sessions.map((s: any) => ({ ...s, state: s.state.toLowerCase() })) };
+  const pageData = (page: any, node: (n: any) => unknown) =>
+    page && { totalCount: page.totalCount, hasNextPage: page.pageInfo.hasNextPage, nodes: page.edges.map((edge: any) => node(edge.node)) };
+
+  const sideBySide: BenchCase[] = [
+    {
+      name: 'GraphQL activity(id) + classification',
+      server: 'gateway',
+      read: 'activity',
+      connections: READ_CONNECTIONS,
+      request: (i) => graphql(ACTIVITY_QUERY, { id: String(activityId(i)) }, auth),
+      check: activityRead,
+      data: (body) => gatewayActivityData(body.data.activity),
+      limits: { minPeerRatio: 1, maxPeerDbCpuRatio: 1, minBaselineRatio: 0.5 },
+    },
+    {
+      name: 'peer: activityByRowId + classification',
+      server: 'peer',
+      read: 'activity',
+      connections: READ_CONNECTIONS,
+      request: (i) => graphql(PEER_ACTIVITY_QUERY, { id: activityId(i) }),
+      check: activityRead,
+      data: (body) => peerActivityData(body.data.activityByRowId),
+      limits: {},
+    },
+    {
+      name: 'baseline: activity by id + classification',
+      server: 'baseline',
+      read: 'activity',
+      connections: READ_CONNECTIONS,
+      request: (i) => get(`/graphql/activity/${activityId(i)}`, auth),
+      check: activityRead,
+      limits: {},
+    },
+    {
+      name: 'REST GET /activities/:id',
+      server: 'gateway',
+      read: 'rest activity',
+      peerRead: 'activity',
+      connections: READ_CONNECTIONS,
+      request: (i) => get(`/api/v1/activities/${activityId(i)}`, auth),
+      check: activityRead,
+      data: (body) => restActivityData(body.activity),
+      limits: { minPeerRatio: 1, maxPeerDbCpuRatio: 1, minBaselineRatio: 0.5 },
+    },
+    {
+      name: 'baseline: REST activity body',
+      server: 'baseline',
+      read: 'rest activity',
+      connections: READ_CONNECTIONS,
+      request: (i) => get(`/api/v1/activities/${activityId(i)}`, auth),
+      check: activityRead,
+      limits: {},
+    },
+    {
+      name: `GraphQL classroomActivity: classroom + owner, ${sessions} sessions + students`,
+      server: 'gateway',
+      read: 'lesson',
+      connections: READ_CONNECTIONS,
+      request: (i) => graphql(LESSON_QUERY, { id: String(lessonId(i)) }, auth),
+      check: lessonRead,
+      data: (body) => {
+        const lesson = body.data.classroomActivity;
+        return lessonData({
+          id: Number(lesson.id),
+          classroom: { id: Number(lesson.classroom.id), name: lesson.classroom.name, teacher: user(lesson.classroom.teacher) },
+          sessions: lesson.sessions.map((s: any) => ({ uid: s.uid, state: s.state, student: user(s.student) })),
+        });
+      },
+      limits: { minPeerRatio: 1, maxPeerDbCpuRatio: 1, maxStatements: 4 },
+    },
+    {
+      name: 'peer: classroomActivityByRowId with relations',
+      server: 'peer',
+      read: 'lesson',
+      connections: READ_CONNECTIONS,
+      request: (i) => graphql(PEER_LESSON_QUERY, { id: lessonId(i) }),
+      check: lessonRead,
+      data: (body) => {
+        const lesson = body.data.classroomActivityByRowId;
+        const classroom = lesson.classroomByClassroomId;
+        const owner = classroom.classroomsTeachersByClassroomId.nodes.find((t: any) => t.role === 'owner');
+        return lessonData({
+          id: lesson.rowId,
+          classroom: { id: classroom.rowId, name: classroom.name, teacher: user(owner?.userByUserId ?? null) },
+          sessions: lesson.activitySessionsByClassroomActivityId.nodes.map((s: any) => ({
+            uid: s.uid,
+            state: s.state,
+            student: user(s.userByUserId),
+          })),
+        });
+      },
+      limits: {},
+    },
+    {
+      name: 'baseline: lesson',
+      server: 'baseline',
+      read: 'lesson',
+      connections: READ_CONNECTIONS,
+      request: (i) => get(`/graphql/classroom_activity/${lessonId(i)}`, auth),
+      check: lessonRead,
+      limits: {},
+    },
+    {
+      name: 'GraphQL activities(first: 20) + totalCount',
+      server: 'gateway',
+      read: 'page',
+      connections: READ_CONNECTIONS,
+      request: () => graphql(PAGE_QUERY, {}, auth),
+      check: pageRead,
+      data: (body) => pageData(body.data.activities, activityData),
+      limits: { minPeerRatio: 1, maxPeerDbCpuRatio: 1 },
+    },
+    {
+      name: 'peer: allActivities(first: 20) + totalCount',
+      server: 'peer',
+      read: 'page',
+      connections: READ_CONNECTIONS,
+      request: () => graphql(PEER_PAGE_QUERY, {}),
+      check: pageRead,
+      data: (body) => pageData(body.data.allActivities, (node) => activityData({ ...node, id: node.rowId })),
+      limits: {},
+    },
+    {
+      name: 'baseline: activities page',
+      server: 'baseline',
+      read: 'page',
+      connections: READ_CONNECTIONS,
+      request: () => get('/graphql/activities', auth),
+      check: pageRead,
+      limits: {},
+    },
+    {
+      name: 'REST student_names',
+      server: 'gateway',
+      read: 'student_names',
+      connections: READ_CONNECTIONS,
+      request: (i) => get(`/api/v1/classroom_activities/${lessonId(i)}/student_names`, auth),
+      check: namesRead,
+      data: (body) => body,
+      limits: { minPeerRatio: 1, maxPeerDbCpuRatio: 1, maxStatements: 4 },
+    },
+    {
+      name: 'peer: sessions uid + student name',
+      server: 'peer',
+      read: 'student_names',
+      connections: READ_CONNECTIONS,
+      request: (i) => graphql(PEER_STUDENT_NAMES_QUERY, { id: lessonId(i) }),
+      check: namesRead,
+      data: (body) =>
+        Object.fromEntries(
+          body.data.classroomActivityByRowId.activitySessionsByClassroomActivityId.nodes.map((s: any) => [s.uid, s.userByUserId.name]),
+        ),
+      limits: {},
+    },
+    {
+      name: 'baseline: student_names',
+      server: 'baseline',
+      read: 'student_names',
+      connections: READ_CONNECTIONS,
+      request: (i) => get(`/api/v1/classroom_activities/${lessonId(i)}/student_names`, auth),
+      check: namesRead,
+      limits: {},
+    },
+  ];
 
   const finishLessonCases = finishLessonSizes.map((results): BenchCase => {
     const lessons = dataset.freshLessons.get(results) ?? [];
@@ -88,43 +370,12 @@ export function buildCases(dataset: Dataset, { sessions, finishLessonSizes }: Ca
   });
 
   return [
+    ...sideBySide,
     {
-      name: 'baseline: GET /activities/:id (node:http, 1 query)',
-      server: 'baseline',
-      connections: READ_CONNECTIONS,
-      request: (i) => ({ method: 'GET', path: `/activities/${activityUid(i)}`, headers: {} }),
-      check: activityRead,
-      limits: {},
-    },
-    {
-      name: 'GraphQL activity(id)',
+      name: `GraphQL classroomActivity + concept results (${sessions} sessions)`,
       server: 'gateway',
       connections: READ_CONNECTIONS,
-      request: (i) => graphql(ACTIVITY_QUERY, { id: activityUid(i) }),
-      check: activityRead,
-      limits: { minBaselineRatio: 0.5 },
-    },
-    {
-      name: 'REST GET /activities/:id',
-      server: 'gateway',
-      connections: READ_CONNECTIONS,
-      request: (i) => ({ method: 'GET', path: `/api/v1/activities/${activityUid(i)}`, headers: {} }),
-      check: activityRead,
-      limits: { minBaselineRatio: 0.5 },
-    },
-    {
-      name: 'REST student_names',
-      server: 'gateway',
-      connections: READ_CONNECTIONS,
-      request: (i) => ({ method: 'GET', path: `/api/v1/classroom_activities/${lessonId(i)}/student_names`, headers: auth }),
-      check: expect(`${sessions} names`, (body) => Object.keys(body).length === sessions),
-      limits: { maxStatements: 4 },
-    },
-    {
-      name: 'GraphQL classroomActivity (nested)',
-      server: 'gateway',
-      connections: READ_CONNECTIONS,
-      request: (i) => graphql(LESSON_QUERY, { id: String(lessonId(i)) }, auth),
+      request: (i) => graphql(NESTED_LESSON_QUERY, { id: String(lessonId(i)) }, auth),
       check: expect(`${sessions} sessions with results`, (body) => {
         const lesson = body.data?.classroomActivity;
         return (
@@ -139,7 +390,7 @@ export function buildCases(dataset: Dataset, { sessions, finishLessonSizes }: Ca
       name: `REST uids_and_flags (${dataset.activityUids.length} activities)`,
       server: 'gateway',
       connections: LATENCY_CONNECTIONS,
-      request: () => ({ method: 'GET', path: '/api/v1/activities/uids_and_flags', headers: {} }),
+      request: () => get('/api/v1/activities/uids_and_flags'),
       check: expect(`${dataset.activityUids.length} uids`, (body) => Object.keys(body).length === dataset.activityUids.length),
       limits: { maxP50Ms: 50 },
     },

@@ -19,6 +19,7 @@ export type FreshLesson = { classroomActivityId: number; sessionUids: string[] }
 
 export type Dataset = {
   teacherToken: string;
+  activityIds: number[];
   activityUids: string[];
   readClassroomActivityIds: number[];
   conceptUids: string[];
@@ -194,6 +195,7 @@ export async function loadDataset(
 
   return {
     teacherToken: TEACHER_TOKEN,
+    activityIds: activities.map((activity) => activity.id),
     activityUids: activities.map((activity) => activity.uid),
     readClassroomActivityIds: readIds,
     conceptUids: base.concepts.map((concept) => concept.uid),

@@ -1,23 +1,27 @@
+import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../src/db/client.ts';
 import type { BenchCase, HttpRequest } from './cases.ts';
 
-// The two measurements of a case: throughput and latency over HTTP (autocannon against a child
-// process), and SQL statements per request (in-process, where the statement counter can be read).
+// The measurements of a case: throughput and latency over HTTP (autocannon against a child process), the
+// same-data check across servers, and the gateway's SQL statements per request (in-process, where its
+// statement counter can be read; the peer and the baseline count theirs: bench/statement-counter.ts).
 
 export type LoadResult = {
   reqPerSec: number;
   p50Ms: number;
   p99Ms: number;
+  /** Answered requests. */
   requests: number;
+  /** Sent requests: the answered ones and those still in flight when the load stopped, which the server still served. */
+  sent: number;
+  durationS: number;
   /** Non-2xx answers, connection errors and timeouts. */
   failures: number;
   /** Set when the hard time cap ended the run before its requests were done. */
   cappedAfterS?: number;
 };
-
-export type LoadOptions = { seconds: number; warmupSeconds: number };
 
 function fire(
   baseUrl: string,
@@ -50,14 +54,20 @@ function fire(
   });
 }
 
-export async function runLoad(benchCase: BenchCase, baseUrl: string, { seconds, warmupSeconds }: LoadOptions): Promise<LoadResult> {
+/** Load without measuring: fills the server's pool and warms its JIT before a measured run. */
+export async function warmUp(benchCase: BenchCase, baseUrl: string, seconds: number): Promise<void> {
+  if (benchCase.prepared !== undefined || seconds <= 0) return;
+  let i = 0;
+  await fire(baseUrl, benchCase.connections, () => benchCase.request(i++), { seconds }, seconds + 10);
+}
+
+export async function runLoad(benchCase: BenchCase, baseUrl: string, seconds: number): Promise<LoadResult> {
   const { connections } = benchCase;
   let bound: { seconds: number } | { amount: number };
   let next: () => HttpRequest;
   if (benchCase.prepared === undefined) {
     let i = 0;
     next = () => benchCase.request(i++);
-    if (warmupSeconds > 0) await fire(baseUrl, connections, next, { seconds: warmupSeconds }, warmupSeconds + 10);
     bound = { seconds };
   } else {
     // Request 0 was spent by the statement probe. Bodies are built before the clock starts, so that
@@ -76,16 +86,50 @@ export async function runLoad(benchCase: BenchCase, baseUrl: string, { seconds, 
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     requests: result.requests.total,
+    // autocannon reports it; its type definitions do not list it.
+    sent: (result.requests as { sent?: number }).sent ?? result.requests.total,
+    durationS: result.duration,
     failures: result.non2xx + result.errors + result.timeouts,
     ...(capped ? { cappedAfterS: capSeconds } : {}),
   };
 }
 
+/** The i-th request of a case over HTTP: its status and body. */
+export async function send(benchCase: BenchCase, baseUrl: string, i = 0): Promise<{ status: number; text: string }> {
+  const { method, path, headers, body } = benchCase.request(i);
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body: body ?? null, signal: AbortSignal.timeout(30_000) });
+  return { status: response.status, text: await response.text() };
+}
+
 /** One real request over HTTP before the load: a wrong answer (e.g. GraphQL errors in a 200) stops the case. */
 export async function preflight(benchCase: BenchCase, baseUrl: string): Promise<string | null> {
-  const { method, path, headers, body } = benchCase.request(0);
-  const response = await fetch(`${baseUrl}${path}`, { method, headers, body: body ?? null, signal: AbortSignal.timeout(30_000) });
-  return benchCase.check(response.status, await response.text());
+  const { status, text } = await send(benchCase, baseUrl);
+  return benchCase.check(status, text);
+}
+
+/** Requests of a read compared across servers: the first few and one further along the rotation. */
+const SAME_DATA_SAMPLES = [0, 1, 7];
+
+/**
+ * Whether two servers answer a read with the same data (bench/cases.ts, `data`): a baseline must give the
+ * gateway's JSON value itself, the peer the same data in its own names. Null when they agree.
+ */
+export async function differentData(
+  gateway: { benchCase: BenchCase; url: string },
+  other: { benchCase: BenchCase; url: string },
+): Promise<string | null> {
+  for (const i of SAME_DATA_SAMPLES) {
+    const [mine, theirs] = await Promise.all([send(gateway.benchCase, gateway.url, i), send(other.benchCase, other.url, i)]);
+    const problem = gateway.benchCase.check(mine.status, mine.text) ?? other.benchCase.check(theirs.status, theirs.text);
+    if (problem) return `request ${i}: ${problem}`;
+    const [a, b] =
+      other.benchCase.server === 'baseline'
+        ? [JSON.parse(mine.text), JSON.parse(theirs.text)]
+        : [gateway.benchCase.data!(JSON.parse(mine.text)), other.benchCase.data!(JSON.parse(theirs.text))];
+    if (!isDeepStrictEqual(a, b))
+      return `request ${i}: not the gateway's data: ${JSON.stringify(b).slice(0, 200)} … vs ${JSON.stringify(a).slice(0, 200)} …`;
+  }
+  return null;
 }
 
 export type StatementCount = { statements: number } | { problem: string };

@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { STATEMENTS_MESSAGE } from './statement-counter.ts';
 
 // The servers under test run as child processes (as in production: one Node process each), always on
-// 127.0.0.1. This file starts them, waits until they answer, watches their memory and stops them.
+// 127.0.0.1, all on the same Node binary (bench/node-runtime.ts). This file starts them, waits until they
+// answer, watches their memory and CPU, asks the ones that count them for their SQL statements, and
+// stops them.
 
 export const HOST = '127.0.0.1';
 
@@ -17,6 +20,8 @@ export type Server = {
   rssMb(): number | null;
   /** CPU time (user + system) used so far, in ms; 10 ms resolution. */
   cpuMs(): number | null;
+  /** SQL statements sent so far, for a server started with `ipc` (bench/statement-counter.ts); else null. */
+  statements(): Promise<number | null>;
   /** SIGTERM, then SIGKILL after `graceMs`; true when it had to be killed. */
   stop(graceMs?: number): Promise<boolean>;
 };
@@ -44,7 +49,7 @@ function procStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
 }
 
 /** utime + stime of /proc/<pid>/stat, in ms (Linux only; the kernel counts in 100 Hz ticks). */
-function procCpuMs(pid: number): number | null {
+export function procCpuMs(pid: number): number | null {
   try {
     // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -55,24 +60,40 @@ function procCpuMs(pid: number): number | null {
   }
 }
 
+/** The request that answers 200 once a server is ready. */
+export type ReadyRequest = { path: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string };
+
 export type StartOptions = {
   name: string;
+  /** The Node binary. */
+  node: string;
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
   port: number;
-  /** Answers 200 once the server is ready. */
-  readyPath: string;
+  ready: ReadyRequest;
   readyTimeoutMs?: number;
+  /** Opens an IPC channel: the child reports its SQL statements over it (bench/statement-counter.ts). */
+  ipc?: boolean;
 };
 
-export async function startServer({ name, args, env, cwd, port, readyPath, readyTimeoutMs = 60_000 }: StartOptions): Promise<Server> {
-  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServer({
+  name,
+  node,
+  args,
+  env,
+  cwd,
+  port,
+  ready,
+  readyTimeoutMs = 60_000,
+  ipc = false,
+}: StartOptions): Promise<Server> {
+  const child = spawn(node, args, { cwd, env, stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'] });
   // Keep the last few lines of output: they explain a failed start.
   let output = '';
   const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-4_000));
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   let sampledPeakKb = 0;
@@ -92,6 +113,23 @@ export async function startServer({ name, args, env, cwd, port, readyPath, ready
     },
     cpuMs() {
       return procCpuMs(child.pid!);
+    },
+    statements() {
+      if (!ipc || !child.connected) return Promise.resolve(null);
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => finish(null), 5_000);
+        const onMessage = (message: unknown) => {
+          const statements = (message as { statements?: unknown } | null)?.statements;
+          if (typeof statements === 'number') finish(statements);
+        };
+        const finish = (value: number | null) => {
+          clearTimeout(timer);
+          child.off('message', onMessage);
+          resolve(value);
+        };
+        child.on('message', onMessage);
+        child.send(STATEMENTS_MESSAGE);
+      });
     },
     peakRssMb() {
       const kb = procStatusKb(child.pid!, 'VmHWM') ?? (sampledPeakKb || null);
@@ -118,7 +156,12 @@ export async function startServer({ name, args, env, cwd, port, readyPath, ready
   while (Date.now() < deadline) {
     if (stopped !== undefined) throw new Error(`${name} exited (code ${stopped}) before it was ready:\n${output}`);
     try {
-      const response = await fetch(`${url}${readyPath}`, { signal: AbortSignal.timeout(2_000) });
+      const response = await fetch(`${url}${ready.path}`, {
+        method: ready.method ?? 'GET',
+        headers: ready.headers ?? {},
+        body: ready.body ?? null,
+        signal: AbortSignal.timeout(2_000),
+      });
       if (response.ok) return server;
     } catch {
       // not listening yet

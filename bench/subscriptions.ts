@@ -219,7 +219,8 @@ async function startGateway(fresh: FreshDatabase, profileDir: string | undefined
     args: [...start.nodeArgs.slice(0, -1), ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), start.nodeArgs.at(-1)!],
     env: { ...env, ...database, ...GATEWAY_ENV, PORT: String(port), HOST: '127.0.0.1' },
     port,
-    readyPath: '/readyz',
+    node: process.execPath,
+    ready: { path: '/readyz' },
   });
 }
 

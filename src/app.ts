@@ -3,6 +3,7 @@ import { fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { DestinationStream } from 'pino';
+import { TOKEN_CHANGES_CHANNEL, TokenCache } from './auth/token-cache.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { createContext } from './graphql/context.ts';
@@ -96,7 +97,21 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   );
   app.addHook('onClose', () => stopListening());
 
-  const settings = { appUrl: config.appUrl, lessonEvents };
+  // Tokens verified a moment ago, evicted the moment the database says one changed, on the same listening
+  // connection; emptied whenever that connection drops or comes back (src/auth/token-cache.ts).
+  const tokenCache = new TokenCache(config.tokenCacheTtlMs);
+  const stopHearingTokens = await database.listen(
+    TOKEN_CHANGES_CHANNEL,
+    (payload) => tokenCache.changed(payload),
+    (state) => tokenCache.listenerState(state),
+  );
+  const stopSeeingStatements = database.onStatement((sql) => tokenCache.sawStatement(sql));
+  app.addHook('onClose', async () => {
+    stopSeeingStatements();
+    await stopHearingTokens();
+  });
+
+  const settings = { appUrl: config.appUrl, lessonEvents, tokenCache };
   const subscriptionHandler = await registerSubscriptions(app, {
     schema: publicSchema,
     validationRules: armorFor(config.playground).validationRules,

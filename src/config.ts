@@ -82,6 +82,8 @@ const envSchema = z.object({
   SUBSCRIPTIONS_PER_CONNECTION: z.coerce.number().int().min(1).max(10_000).default(20),
   SUBSCRIPTION_KEEP_ALIVE: duration.default(15_000),
   SUBSCRIPTION_INIT_TIMEOUT: duration.default(10_000),
+  // How long a verified token is remembered (src/auth/token-cache.ts); 0 turns the cache off.
+  TOKEN_CACHE_TTL: durationMs.refine((ms) => ms <= 60_000, 'must be from 0 (off) to 1 minute').default(5_000),
 });
 
 export type Config = {
@@ -126,6 +128,8 @@ export type Config = {
   subscriptionKeepAliveMs: number;
   /** A WebSocket must send connection_init within this, else it is closed (4408). */
   subscriptionInitTimeoutMs: number;
+  /** How long an instance remembers a token it verified (evicted at once when it changes); 0: not at all. */
+  tokenCacheTtlMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -186,5 +190,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subscriptionsPerConnection: e.SUBSCRIPTIONS_PER_CONNECTION,
     subscriptionKeepAliveMs: e.SUBSCRIPTION_KEEP_ALIVE,
     subscriptionInitTimeoutMs: e.SUBSCRIPTION_INIT_TIMEOUT,
+    tokenCacheTtlMs: e.TOKEN_CACHE_TTL,
   };
 }

@@ -7,7 +7,8 @@ import { runCommand, UsageError } from './run.ts';
 // Revokes one access token, named by its id (a number), by its prefix (the 8 characters after `lgw_`,
 // with or without `lgw_`, as `token:create` prints it) or by the whole token. A prefix that names more
 // than one live token revokes nothing and lists their ids. Revoking is immediate: the next request
-// with the token is 401. Revoking twice is harmless.
+// with the token is 401 on every instance (the UPDATE's trigger tells every instance's token cache at
+// commit: src/auth/token-cache.ts). Revoking twice is harmless.
 
 const usage = 'Usage: npm run token:revoke -- TOKEN_ID | TOKEN_PREFIX | TOKEN';
 

@@ -10,9 +10,10 @@ export type Db = PrismaClient;
 /**
  * A read straight on the driver (pg's pool, or PGlite), bypassing Prisma's query engine: for the few hot
  * reads where that engine's per-query cost was measured to be most of a request's (README, Performance).
- * Parameters are always bound, never spliced into the text.
+ * Parameters are always bound, never spliced into the text. With a `name`, on a server, the statement is
+ * prepared once per pooled connection and then only executed (one name, one text, always).
  */
-export type SqlRead = <Row>(text: string, params: readonly unknown[]) => Promise<Row[]>;
+export type SqlRead = <Row>(text: string, params: readonly unknown[], name?: string) => Promise<Row[]>;
 
 export type Database = {
   prisma: Db;
@@ -20,12 +21,20 @@ export type Database = {
   kind: 'pglite' | 'postgresql';
   /** How many SQL statements Prisma has sent so far: tests and the benchmark read differences. */
   statementCount(): number;
+  /**
+   * Calls `listener` with each statement Prisma sends, as it completes (before its caller resumes): what
+   * this instance writes, its own caches can forget at once (src/auth/token-cache.ts). Driver-level reads
+   * are not told.
+   */
+  onStatement(listener: (sql: string) => void): () => void;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   /**
    * Hears the database's notifications on `channel` (NOTIFY, pg_notify) until the returned function is
-   * called. On a server: one dedicated connection per instance, reconnected with backoff when it drops
-   * (notifications sent meanwhile are lost: README, Live lessons); `onState` tells of each drop and return.
+   * called; resolves once listening. On a server: one dedicated connection per instance whatever the
+   * number of channels, reconnected with backoff when it drops (notifications sent meanwhile are lost:
+   * README, Live lessons). `onState` says 'listening' once the channel is listened on, then tells of each
+   * drop and return; on PGlite nothing is ever lost.
    */
   listen(channel: string, onMessage: (payload: string) => void, onState?: ListenerStateHandler): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -64,19 +73,25 @@ async function openPostgres(connectionString: string, migrate: boolean): Promise
   const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle client losing its connection (database restarted) must not crash the process.
   pool.on('error', () => {});
-  const listeners: Listener[] = [];
+  const listener = sharedListener(connectionString);
   return withPrisma(
     'postgresql',
     new PrismaPg(pool),
-    async <Row>(text: string, params: readonly unknown[]) => (await pool.query(text, params as unknown[])).rows as Row[],
+    // A named statement is parsed and planned once per pooled connection, then only executed.
+    async (text, params, name) => {
+      const { rows } = await pool.query<Record<string, unknown>>(
+        name ? { name, text, values: params as unknown[] } : { text, values: params as unknown[] },
+      );
+      return rows;
+    },
     async () => {
-      await Promise.all(listeners.map((listener) => listener.stop()));
+      await listener.close();
       await pool.end();
     },
-    async (channel, onMessage, onState) => {
-      const listener = await startListener(connectionString, channel, onMessage, onState);
-      listeners.push(listener);
-      return () => listener.stop();
+    async (channel, onMessage, onState = () => {}) => {
+      const subscription = { channel, onMessage, onState };
+      await listener.add(subscription);
+      return () => listener.remove(subscription);
     },
   );
 }
@@ -98,11 +113,13 @@ async function openPglite(dataDir: string, migrate: boolean): Promise<Database> 
   return withPrisma(
     'pglite',
     new PrismaPGlite(pglite),
+    // PGlite has no named statements to keep: it runs in this process, one query at a time.
     async (text, params) => (await pglite.query(text, params as unknown[])).rows,
     () => pglite.close(),
-    // The embedded database delivers its own notifications at commit, as a server does.
-    async (channel, onMessage) => {
+    // The embedded database delivers its own notifications at commit, as a server does, and never loses them.
+    async (channel, onMessage, onState = () => {}) => {
       const unlisten = await pglite.listen(channel, onMessage);
+      onState('listening', {});
       return async () => {
         if (!pglite.closed) await unlisten();
       };
@@ -110,77 +127,150 @@ async function openPglite(dataDir: string, migrate: boolean): Promise<Database> 
   );
 }
 
-type Listener = { stop(): Promise<void> };
+type Subscription = { channel: string; onMessage: (payload: string) => void; onState: ListenerStateHandler };
+
+type Deferred = { promise: Promise<void>; resolve: () => void };
+function deferred(): Deferred {
+  let resolve = () => {};
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
 
 /**
- * A pg.Client that runs LISTEN, and on losing its connection opens another, waiting 100 ms, then twice
- * as long each failed try, up to 5 s. It returns once the first LISTEN succeeded.
+ * The one listening connection of an instance (a pg.Client, outside the pool), shared by every channel
+ * it listens on: each `listen` adds a channel to it rather than opening a connection of its own. On
+ * losing its connection it opens another and listens again on every channel, waiting 100 ms, then twice
+ * as long each failed try, up to 5 s; every subscriber is told of each drop and return. Changes run one
+ * at a time, so a channel added while the connection is being made is not missed.
  */
-async function startListener(
-  connectionString: string,
-  channel: string,
-  onMessage: (payload: string) => void,
-  onState: ListenerStateHandler = () => {},
-): Promise<Listener> {
-  let stopped = false;
+function sharedListener(connectionString: string) {
+  const subscriptions = new Set<Subscription>();
   let client: pg.Client | null = null;
+  let listened = new Set<string>();
+  let reconnecting = false;
   let retryTimer: NodeJS.Timeout | undefined;
   let delay = 100;
+  /** Settles when the connection is back: a subscriber added while it is down waits for it. */
+  let back: Deferred | null = null;
+  let queue: Promise<unknown> = Promise.resolve();
+  const serially = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch(() => {});
+    return next;
+  };
+  const channels = () => new Set([...subscriptions].map((subscription) => subscription.channel));
+  const tell = (state: 'lost' | 'listening', details: { error?: unknown; retryInMs?: number }) => {
+    for (const subscription of [...subscriptions]) subscription.onState(state, details);
+  };
+  const release = (which: pg.Client) => {
+    which.removeAllListeners('end');
+    which.on('error', () => {});
+    void which.end().catch(() => {});
+  };
 
   const connect = async () => {
+    if (subscriptions.size === 0) return;
     const next = new pg.Client({ connectionString, application_name: LISTENER_APPLICATION_NAME });
     next.on('notification', (message) => {
-      if (message.channel === channel) onMessage(message.payload ?? '');
+      for (const subscription of [...subscriptions])
+        if (subscription.channel === message.channel) subscription.onMessage(message.payload ?? '');
     });
     next.on('error', (error) => lost(next, error));
     next.on('end', () => lost(next, undefined));
+    const wanted = channels();
     try {
       await next.connect();
-      await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      for (const channel of wanted) await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
     } catch (error) {
-      next.removeAllListeners('end');
-      next.on('error', () => {});
-      void next.end().catch(() => {});
+      release(next);
       throw error;
     }
-    if (stopped) {
-      await next.end();
-      return;
-    }
     client = next;
+    listened = wanted;
+    reconnecting = false;
     delay = 100;
-    onState('listening', {});
+    back?.resolve();
+    back = null;
+    tell('listening', {});
   };
   const retry = () => {
-    if (stopped) return;
     const wait = delay;
     delay = Math.min(delay * 2, 5_000);
     retryTimer = setTimeout(() => {
-      connect().catch((error: unknown) => {
-        onState('lost', { error, retryInMs: delay });
+      serially(connect).catch((error: unknown) => {
+        if (!reconnecting) return;
+        tell('lost', { error, retryInMs: delay });
         retry();
       });
     }, wait);
   };
   const lost = (which: pg.Client, error: unknown) => {
-    if (stopped || client !== which) return;
+    if (client !== which) return;
     client = null;
-    which.removeAllListeners('end');
-    which.on('error', () => {});
-    void which.end().catch(() => {});
-    onState('lost', { error, retryInMs: delay });
+    listened = new Set();
+    reconnecting = true;
+    release(which);
+    tell('lost', { error, retryInMs: delay });
     retry();
   };
+  /** No subscriber left: the connection is closed, and the next subscriber opens a new one. */
+  const shutDown = async () => {
+    clearTimeout(retryTimer);
+    reconnecting = false;
+    back?.resolve();
+    back = null;
+    const current = client;
+    client = null;
+    listened = new Set();
+    if (current) {
+      current.removeAllListeners('end');
+      current.on('error', () => {});
+      await current.end().catch(() => {});
+    }
+  };
 
-  await connect();
   return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(retryTimer);
-      const current = client;
-      client = null;
-      if (current) await current.end().catch(() => {});
+    /**
+     * Resolves once the subscription's channel is listened on (when the connection is down, once it is
+     * back). The first subscriber's failure to connect is thrown, and nothing retries it.
+     */
+    async add(subscription: Subscription): Promise<void> {
+      // Wrapped: a promise returned from the queued work would be awaited by the queue itself.
+      const { back: comeBack } = await serially(async (): Promise<{ back?: Promise<void> }> => {
+        subscriptions.add(subscription);
+        try {
+          if (client) {
+            if (!listened.has(subscription.channel)) {
+              await client.query(`LISTEN ${pg.escapeIdentifier(subscription.channel)}`);
+              listened.add(subscription.channel);
+            }
+            subscription.onState('listening', {});
+          } else if (reconnecting) return { back: (back ??= deferred()).promise };
+          else await connect();
+        } catch (error) {
+          subscriptions.delete(subscription);
+          throw error;
+        }
+        return {};
+      });
+      await comeBack;
     },
+    async remove(subscription: Subscription): Promise<void> {
+      await serially(async () => {
+        if (!subscriptions.delete(subscription)) return;
+        if (subscriptions.size === 0) await shutDown();
+        else if (client && listened.has(subscription.channel) && !channels().has(subscription.channel)) {
+          listened.delete(subscription.channel);
+          await client.query(`UNLISTEN ${pg.escapeIdentifier(subscription.channel)}`).catch(() => {});
+        }
+      });
+    },
+    /** Closes the connection whoever still listens (the database is closing). */
+    close: () =>
+      serially(async () => {
+        subscriptions.clear();
+        await shutDown();
+      }),
   };
 }
 
@@ -194,24 +284,30 @@ function pgRunner(client: pg.Client): SqlRunner {
 function withPrisma(
   kind: Database['kind'],
   adapter: PrismaPg | PrismaPGlite,
-  read: (text: string, params: readonly unknown[]) => Promise<unknown[]>,
+  read: (text: string, params: readonly unknown[], name?: string) => Promise<unknown[]>,
   closeDriver: () => Promise<void>,
   listen: Database['listen'],
 ): Database {
   const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
   let statements = 0;
+  const statementListeners = new Set<(sql: string) => void>();
   // The client's type only lists `$on('query')` when its log option is a literal type; it is set above.
-  (prisma as unknown as { $on(event: 'query', listener: () => void): void }).$on('query', () => {
+  (prisma as unknown as { $on(event: 'query', listener: (event: { query: string }) => void): void }).$on('query', (event) => {
     statements += 1;
+    for (const listener of statementListeners) listener(event.query);
   });
   return {
     prisma,
-    read: <Row>(text: string, params: readonly unknown[]) => {
+    read: <Row>(text: string, params: readonly unknown[], name?: string) => {
       statements += 1;
-      return read(text, params) as Promise<Row[]>;
+      return read(text, params, name) as Promise<Row[]>;
     },
     kind,
     statementCount: () => statements,
+    onStatement: (listener) => {
+      statementListeners.add(listener);
+      return () => void statementListeners.delete(listener);
+    },
     ping: async () => {
       await prisma.$queryRaw`SELECT 1`;
     },

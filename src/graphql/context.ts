@@ -1,5 +1,6 @@
 import type { Database, Db, SqlRead } from '../db/client.ts';
 import type { Viewer } from '../auth/viewer.ts';
+import type { TokenCache } from '../auth/token-cache.ts';
 import { resolveViewer } from '../auth/viewer.ts';
 import { activityLoaders } from '../modules/activities/loaders.ts';
 import type { LessonEventHub } from '../modules/classroom-activities/lesson-events.ts';
@@ -13,6 +14,8 @@ export type ContextSettings = {
   appUrl: string;
   /** This instance's live lesson events (absent where nothing subscribes: the CLI, the REST shim). */
   lessonEvents?: LessonEventHub;
+  /** This instance's tokens verified a moment ago (absent: every request with a token reads it). */
+  tokenCache?: TokenCache;
 };
 
 /** Built once per request, for /graphql and for a REST route alike. */
@@ -37,5 +40,11 @@ export async function createContext(
   authorization: string | undefined,
 ): Promise<GraphQLContext> {
   const db = database.prisma;
-  return { db, read: database.read, viewer: await resolveViewer(database.read, authorization), loaders: createLoaders(db), settings };
+  return {
+    db,
+    read: database.read,
+    viewer: await resolveViewer(database.read, authorization, settings.tokenCache),
+    loaders: createLoaders(db),
+    settings,
+  };
 }

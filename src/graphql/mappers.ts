@@ -20,5 +20,11 @@ export type ActivityPage = {
 /** A row of uids_and_flags: the first flag is picked by the query (thousands of rows, no array to parse). */
 export type ActivityUidAndFlag = { uid: string; flag: string | null };
 
-export type SessionWithStudent = ActivitySession & { student: User };
-export type ConceptResultWithConcept = ConceptResult & { concept: Concept };
+/**
+ * A session and a concept result as the schema reads them (with the id their nested loaders key on):
+ * a read may bring only these columns (src/modules/classroom-activities/read.ts).
+ */
+export type SessionWithStudent = Pick<ActivitySession, 'id' | 'uid' | 'state' | 'percentage' | 'completedAt' | 'isFinalScore'> & {
+  student: User;
+};
+export type ConceptResultWithConcept = Pick<ConceptResult, 'id' | 'questionType' | 'metadata'> & { concept: Concept };

@@ -2,6 +2,7 @@ import { allowAnonymous, requireStaff } from '../../auth/guards.ts';
 import type { Activity } from '../../generated/prisma/client.ts';
 import type { GraphQLContext } from '../../graphql/context.ts';
 import { notFound } from '../../graphql/errors.ts';
+import { selectionAt } from '../../graphql/look-ahead.ts';
 import type { Activity as ActivityModel, ActivityClassification as ActivityClassificationModel } from '../../generated/prisma/client.ts';
 import type {
   Resolvers,
@@ -59,9 +60,9 @@ export const activityResolvers = {
       if (activity) allowAnonymous(ctx.viewer);
       return activity;
     },
-    activities: (_parent, args, ctx) => {
+    activities: (_parent, args, ctx, info) => {
       allowAnonymous(ctx.viewer);
-      return activities.listActivities(ctx.db, args);
+      return activities.listActivities(ctx.read, args, { withCount: selectionAt(info).has('totalCount') });
     },
     activityFlags: (_parent, _args, ctx) => {
       allowAnonymous(ctx.viewer);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db, SqlRead } from '../../db/client.ts';
+import type { SqlRead } from '../../db/client.ts';
 import { Prisma, type Activity, type ActivityClassification } from '../../generated/prisma/client.ts';
 import { addFieldError, badUserInput, quote, type FieldErrors } from '../../graphql/errors.ts';
 import type { ActivityPage, ActivityUidAndFlag } from '../../graphql/mappers.ts';
@@ -15,22 +15,32 @@ const ACTIVITY_COLUMNS = `a.id, a.uid, a.name, a.description, a.flags, a.data, a
   a.follow_up_activity_id AS "followUpActivityId", a.activity_classification_id AS "classificationId",
   a.created_at AS "createdAt", a.updated_at AS "updatedAt"`;
 
+const WITH_CLASSIFICATION = `SELECT ${ACTIVITY_COLUMNS},
+    CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id, 'key', c.key, 'name', c.name) END AS classification
+  FROM activities a LEFT JOIN activity_classifications c ON c.id = a.activity_classification_id`;
+
+// Each lookup by its own unique index (a single `uid = $1 OR id = $2` made the planner combine both
+// indexes, or scan), each a named statement (see SqlRead). The uid's row is looked up once (a CTE read
+// twice is computed once), and the id's only when there is none.
+const BY_UID = `${WITH_CLASSIFICATION} WHERE a.uid = $1`;
+const BY_UID_ELSE_ID = `WITH by_uid AS (${BY_UID})
+  SELECT * FROM by_uid
+  UNION ALL
+  ${WITH_CLASSIFICATION} WHERE a.id = $2 AND NOT EXISTS (SELECT FROM by_uid)`;
+
 /**
  * An activity by uid, else by numeric id (a uid match wins), with its classification. The lessons
- * client's most frequent read: one driver-level statement (see SqlRead).
+ * client's most frequent read: one driver-level statement (see SqlRead). A key that is not all digits
+ * can only be a uid.
  */
 export async function findActivity(read: SqlRead, idOrUid: string): Promise<ActivityWithClassification | null> {
   // Text PostgreSQL cannot hold (a NUL character) is no stored uid: it is not sent to the database.
   if (!isStorableText(idOrUid)) return null;
-  const [row] = await read<ActivityWithClassification>(
-    `SELECT ${ACTIVITY_COLUMNS},
-            CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id, 'key', c.key, 'name', c.name) END AS classification
-     FROM activities a LEFT JOIN activity_classifications c ON c.id = a.activity_classification_id
-     WHERE a.uid = $1 OR a.id = $2
-     ORDER BY a.uid = $1 DESC
-     LIMIT 1`,
-    [idOrUid, parseNumericId(idOrUid)],
-  );
+  const numericId = parseNumericId(idOrUid);
+  const [row] =
+    numericId === null
+      ? await read<ActivityWithClassification>(BY_UID, [idOrUid], 'activity_by_uid')
+      : await read<ActivityWithClassification>(BY_UID_ELSE_ID, [idOrUid, numericId], 'activity_by_uid_else_id');
   return row ?? null;
 }
 
@@ -43,9 +53,29 @@ function decodeCursor(cursor: string): number | null {
 }
 export { encodeCursor as activityCursor };
 
+type PageRow = { [K in keyof Activity]: Activity[K] | null } & { totalCount?: number };
+
+/**
+ * A page's statement: the page (keyset: after an id, by the primary key) and, when asked for, the count
+ * of all matching activities, in one round trip. Without a page row (past the end) the count still comes,
+ * on a row of nulls. Four texts, each a named statement: with the flag filter or not (so that the GIN
+ * index serves it), with the count or not.
+ */
+function pageStatement(withFlag: boolean, withCount: boolean): { name: string; text: string } {
+  const filter = withFlag ? 'a.flags @> ARRAY[$3::text]' : 'true';
+  const page = `SELECT ${ACTIVITY_COLUMNS} FROM activities a WHERE a.id > $1 AND ${filter} ORDER BY a.id LIMIT $2`;
+  const text = withCount
+    ? `SELECT p.*, t."totalCount" FROM (SELECT count(*)::int AS "totalCount" FROM activities a WHERE ${filter}) t
+       LEFT JOIN LATERAL (${page}) p ON true`
+    : page;
+  return { name: `activity_page${withFlag ? '_flag' : ''}${withCount ? '_count' : ''}`, text };
+}
+const pageStatements = [false, true].map((withFlag) => [false, true].map((withCount) => pageStatement(withFlag, withCount)));
+
 export async function listActivities(
-  db: Db,
+  read: SqlRead,
   args: { first?: number | null; after?: string | null; flag?: string | null },
+  { withCount }: { withCount: boolean },
 ): Promise<ActivityPage> {
   const first = args.first ?? 20;
   const fields: FieldErrors = {};
@@ -54,13 +84,28 @@ export async function listActivities(
   const afterId = args.after == null ? 0 : decodeCursor(args.after);
   if (afterId === null) addFieldError(fields, 'after', `is not a cursor from this API; got ${quote(args.after)}`);
   if (Object.keys(fields).length > 0) throw badUserInput(fields);
+  // A flag PostgreSQL cannot hold (a NUL character) is no stored flag: nothing matches it, nothing is sent.
+  if (args.flag != null && !isStorableText(args.flag)) return { nodes: [], hasNextPage: false, totalCount: () => Promise.resolve(0) };
 
-  const filter: Prisma.ActivityWhereInput = args.flag == null ? {} : { flags: { has: args.flag } };
-  const rows = await db.activity.findMany({ where: { ...filter, id: { gt: afterId ?? 0 } }, orderBy: { id: 'asc' }, take: first + 1 });
+  const withFlag = args.flag != null;
+  const { name, text } = pageStatements[Number(withFlag)]![Number(withCount)]!;
+  const rows = await read<PageRow>(text, withFlag ? [afterId, first + 1, args.flag] : [afterId, first + 1], name);
+  // In id order: sorted here rather than by the database (at most 101 rows).
+  const nodes = rows.filter((row): row is PageRow & Activity => row.id !== null).sort((a, b) => a.id - b.id);
+  const total = rows[0]?.totalCount;
+  for (const node of nodes) delete node.totalCount;
   return {
-    nodes: rows.slice(0, first),
-    hasNextPage: rows.length > first,
-    totalCount: () => db.activity.count({ where: filter }),
+    nodes: nodes.slice(0, first),
+    hasNextPage: nodes.length > first,
+    // Asked for without the look-ahead seeing it (it always does): counted then.
+    totalCount: async () =>
+      total ??
+      (
+        await read<{ n: number }>(
+          `SELECT count(*)::int AS n FROM activities a WHERE ${withFlag ? 'a.flags @> ARRAY[$1::text]' : 'true'}`,
+          withFlag ? [args.flag] : [],
+        )
+      )[0]!.n,
   };
 }
 

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../../db/client.ts';
-import type { ActivitySession, Classroom, Concept, ConceptResult, Unit, User } from '../../generated/prisma/client.ts';
+import type { Classroom, Unit, User } from '../../generated/prisma/client.ts';
+import type { ConceptResultWithConcept, SessionWithStudent } from '../../graphql/mappers.ts';
 import { byKey, groupByKey } from '../../graphql/load.ts';
 
 /** Made on first use, per request (see loadersOnFirstUse). */
@@ -23,7 +24,7 @@ export const classroomActivityLoaders = {
     ),
   /** Visible sessions with their students, in id order. */
   sessionsByClassroomActivityId: (db: Db) =>
-    new DataLoader<number, (ActivitySession & { student: User })[]>(async (ids) => {
+    new DataLoader<number, SessionWithStudent[]>(async (ids) => {
       const sessions = await db.activitySession.findMany({
         where: { classroomActivityId: { in: [...ids] }, visible: true },
         include: { student: true },
@@ -32,7 +33,7 @@ export const classroomActivityLoaders = {
       return groupByKey(ids, sessions, (row) => row.classroomActivityId);
     }),
   conceptResultsBySessionId: (db: Db) =>
-    new DataLoader<number, (ConceptResult & { concept: Concept })[]>(async (ids) => {
+    new DataLoader<number, ConceptResultWithConcept[]>(async (ids) => {
       const results = await db.conceptResult.findMany({
         where: { activitySessionId: { in: [...ids] } },
         include: { concept: true },

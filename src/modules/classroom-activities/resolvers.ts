@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
 import type {
   ClassroomActivity as ClassroomActivityModel,
   Classroom as ClassroomModel,
@@ -23,7 +23,9 @@ import type {
 import { finishLesson, lookUpReferences } from './finish-lesson.ts';
 import { parseFinishLessonInput, uidReferences, type FinishLessonCommand } from './finish-lesson.input.ts';
 import { requireUser } from '../../auth/guards.ts';
+import { selectionAt } from '../../graphql/look-ahead.ts';
 import type { LessonEventMessage } from './lesson-events.ts';
+import { readClassroomActivity, readPlanOf } from './read.ts';
 import { findClassroomActivity, launchLesson, ownerOf, requireTeacherOf, unpinAndLock } from './service.ts';
 
 /**
@@ -45,6 +47,37 @@ async function readAsTeacher(ctx: GraphQLContext, id: string) {
   ctx.loaders.ownerByClassroomId.prime(classroom.id, ownerOf(found));
   if (unit) ctx.loaders.unitById.prime(unit.id, unit);
   return { classroomActivity, teacher };
+}
+
+/**
+ * The sessions Query.classroomActivity read with the classroom activity it returned: they hold only the
+ * keys that operation selects, so they answer that object's fields and are kept out of the shared loader
+ * (another field of the same request, say an alias, may select more of the same sessions).
+ */
+const sessionsReadWith = new WeakMap<ClassroomActivityModel, SessionWithStudent[]>();
+const sessionsOf = (classroomActivity: ClassroomActivityModel, ctx: GraphQLContext) =>
+  sessionsReadWith.get(classroomActivity) ?? ctx.loaders.sessionsByClassroomActivityId.load(classroomActivity.id);
+/** Likewise each of those sessions' concept results. */
+const conceptResultsReadWith = new WeakMap<SessionWithStudent, ConceptResultWithConcept[]>();
+
+/**
+ * Query.classroomActivity: as readAsTeacher, in one driver-level statement that also brings what the
+ * operation selects below it (the classroom's owner, the unit, the sessions with only their selected fields,
+ * their students and concept results: src/graphql/look-ahead.ts, readPlanOf), handed to the fields that read them.
+ */
+async function readForQuery(ctx: GraphQLContext, id: string, info: GraphQLResolveInfo): Promise<ClassroomActivityModel | null> {
+  const viewerId = ctx.viewer.kind === 'user' ? ctx.viewer.user.id : null;
+  const found = await readClassroomActivity(ctx.read, id, viewerId, readPlanOf(selectionAt(info), info.fragments));
+  if (!found) return null;
+  requireUser(ctx.viewer);
+  if (!found.viewerTeaches) throw forbidden('Only a teacher of this classroom may do this');
+  const { classroomActivity, classroom, owner, unit, sessions, conceptResults } = found;
+  ctx.loaders.classroomById.prime(classroom.id, classroom);
+  if (owner !== undefined) ctx.loaders.ownerByClassroomId.prime(classroom.id, owner);
+  if (unit) ctx.loaders.unitById.prime(unit.id, unit);
+  if (sessions) sessionsReadWith.set(classroomActivity, sessions);
+  if (conceptResults) for (const [session, results] of conceptResults) conceptResultsReadWith.set(session, results);
+  return classroomActivity;
 }
 
 /** As readAsTeacher, but an unknown or hidden id is NOT_FOUND. */
@@ -117,7 +150,7 @@ export const classroomActivityResolvers = {
     },
   },
   Query: {
-    classroomActivity: async (_parent, { id }, ctx) => (await readAsTeacher(ctx, id))?.classroomActivity ?? null,
+    classroomActivity: (_parent, { id }, ctx, info) => readForQuery(ctx, id, info),
   },
   Mutation: {
     finishLesson: (_parent, { id, input }, ctx) => finishLessonAsTeacher(ctx, id, () => input),
@@ -136,18 +169,18 @@ export const classroomActivityResolvers = {
     unit: (classroomActivity, _args, ctx) =>
       classroomActivity.unitId === null ? null : ctx.loaders.unitById.load(classroomActivity.unitId),
     studentNames: async (classroomActivity, _args, ctx) =>
-      (await ctx.loaders.sessionsByClassroomActivityId.load(classroomActivity.id)).map((session) => ({
+      (await sessionsOf(classroomActivity, ctx)).map((session) => ({
         activitySessionUid: session.uid,
         name: session.student.name,
       })),
-    sessions: (classroomActivity, _args, ctx) => ctx.loaders.sessionsByClassroomActivityId.load(classroomActivity.id),
+    sessions: (classroomActivity, _args, ctx) => sessionsOf(classroomActivity, ctx),
   } satisfies Strict<ClassroomActivityResolvers, ClassroomActivityModel>,
   Classroom: {
     teacher: (classroom, _args, ctx) => ctx.loaders.ownerByClassroomId.load(classroom.id),
   } satisfies Strict<ClassroomResolvers, ClassroomModel>,
   Unit: {} satisfies Strict<UnitResolvers, UnitModel>,
   ActivitySession: {
-    conceptResults: (session, _args, ctx) => ctx.loaders.conceptResultsBySessionId.load(session.id),
+    conceptResults: (session, _args, ctx) => conceptResultsReadWith.get(session) ?? ctx.loaders.conceptResultsBySessionId.load(session.id),
   } satisfies Strict<ActivitySessionResolvers, SessionWithStudent>,
   ConceptResult: {} satisfies Strict<ConceptResultResolvers, ConceptResultWithConcept>,
   Concept: {} satisfies Strict<ConceptResolvers, ConceptModel>,

@@ -1,0 +1,36 @@
+import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+
+// A look-ahead over a resolver's `info`: which fields the operation selects on the value it returns, so
+// that one SQL statement can bring what the nested fields will read (their loaders are primed with it).
+// It only decides what to fetch: a field it misses is still answered by its loader, one it over-counts
+// (under a @skip, or a fragment on another type) costs some columns. Never a question of correctness.
+
+export type Selection = ReadonlyMap<string, readonly FieldNode[]>;
+
+/** The fields selected under `fieldNodes` (through fragments and inline fragments), by name, aliases merged. */
+export function selectionOf(fieldNodes: readonly FieldNode[], fragments: GraphQLResolveInfo['fragments']): Selection {
+  const fields = new Map<string, FieldNode[]>();
+  const seenFragments = new Set<string>();
+  const pending: SelectionSetNode[] = [];
+  for (const node of fieldNodes) if (node.selectionSet) pending.push(node.selectionSet);
+  for (let set = pending.pop(); set; set = pending.pop()) {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        const name = selection.name.value;
+        const list = fields.get(name);
+        if (list) list.push(selection);
+        else fields.set(name, [selection]);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) pending.push(selection.selectionSet);
+      else if (!seenFragments.has(selection.name.value)) {
+        seenFragments.add(selection.name.value);
+        const fragment = fragments[selection.name.value];
+        if (fragment) pending.push(fragment.selectionSet);
+      }
+    }
+  }
+  return fields;
+}
+
+/** The selection of a resolver's own field. */
+export const selectionAt = (info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>): Selection =>
+  selectionOf(info.fieldNodes, info.fragments);
