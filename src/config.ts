@@ -32,6 +32,11 @@ const flag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === 
 
 const url = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''));
 
+const otlpEndpoint = z
+  .url({ protocol: /^https?$/ })
+  .optional()
+  .or(z.literal('').transform(() => undefined));
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -82,6 +87,16 @@ const envSchema = z.object({
   SUBSCRIPTIONS_PER_CONNECTION: z.coerce.number().int().min(1).max(10_000).default(20),
   SUBSCRIPTION_KEEP_ALIVE: duration.default(15_000),
   SUBSCRIPTION_INIT_TIMEOUT: duration.default(10_000),
+  // Traces (src/telemetry/): on when an OTLP endpoint is set. The OpenTelemetry SDK reads these and the
+  // other OTEL_* variables itself; they are checked here so that a mistyped endpoint stops the start.
+  OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint,
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: otlpEndpoint,
+  OTEL_SDK_DISABLED: z.string().optional(),
+  // Prometheus metrics on a second listener, HOST:METRICS_PORT (src/metrics/listener.ts); unset: none.
+  METRICS_PORT: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z.coerce.number().int().min(0).max(65535).optional(),
+  ),
 });
 
 export type Config = {
@@ -126,6 +141,10 @@ export type Config = {
   subscriptionKeepAliveMs: number;
   /** A WebSocket must send connection_init within this, else it is closed (4408). */
   subscriptionInitTimeoutMs: number;
+  /** Where traces are sent (OTLP over HTTP); undefined: tracing is off and its modules are never loaded. */
+  tracesEndpoint: string | undefined;
+  /** Where GET /metrics is served, on `host`; undefined: no metrics at all. */
+  metricsPort: number | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -158,6 +177,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `Invalid configuration:\n  ADMISSION_QUEUE_TIMEOUT (${e.ADMISSION_QUEUE_TIMEOUT} ms) must be shorter than REQUEST_TIMEOUT (${e.REQUEST_TIMEOUT} ms)`,
     );
   }
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
+    throw new ConfigError(
+      `Invalid configuration:\n  METRICS_PORT (${e.METRICS_PORT}) must not be PORT: the metrics are never served on the public port`,
+    );
+  }
   const production = e.NODE_ENV === 'production';
   return {
     port: e.PORT,
@@ -186,5 +210,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subscriptionsPerConnection: e.SUBSCRIPTIONS_PER_CONNECTION,
     subscriptionKeepAliveMs: e.SUBSCRIPTION_KEEP_ALIVE,
     subscriptionInitTimeoutMs: e.SUBSCRIPTION_INIT_TIMEOUT,
+    tracesEndpoint: tracesEndpoint(e),
+    metricsPort: e.METRICS_PORT,
   };
+}
+
+/** The URL the SDK sends spans to: the traces endpoint as given, else `/v1/traces` under the general one (the OTLP spec's rule). */
+function tracesEndpoint(e: z.infer<typeof envSchema>): string | undefined {
+  if (e.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
+  if (e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  return e.OTEL_EXPORTER_OTLP_ENDPOINT && `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
 }

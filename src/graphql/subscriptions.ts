@@ -5,8 +5,10 @@ import {
   getOperationAST,
   parse,
   specifiedRules,
+  subscribe,
   validate,
   type DocumentNode,
+  type ExecutionArgs,
   type ExecutionResult,
   type GraphQLSchema,
   type ValidationRule,
@@ -17,6 +19,7 @@ import { WebSocketServer } from 'ws';
 import type { Viewer } from '../auth/viewer.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import type { Tracing } from '../telemetry/tracing.ts';
 import { createContext, type ContextSettings, type GraphQLContext } from './context.ts';
 import { formatErrorFor, rethrowUnavailable } from './errors.ts';
 import { graphqlLimits } from './server.ts';
@@ -41,6 +44,8 @@ export type SubscriptionServerOptions = {
     | 'subscriptionInitTimeoutMs'
     | 'production'
   >;
+  /** When tracing is on: a span for each subscription's start and each connection_init (src/telemetry/). */
+  tracing?: Tracing | undefined;
 };
 
 /** Closed when a token already holds SUBSCRIPTION_CONNECTIONS_PER_TOKEN sockets. */
@@ -51,21 +56,38 @@ const authorizationOf = (payload: unknown, header: string | undefined): string |
   return typeof given === 'string' ? given : header;
 };
 
-export function registerSubscriptions(app: FastifyInstance, options: SubscriptionServerOptions): void {
-  const { schema, validationRules, database, settings, config } = options;
+/** Open WebSocket connections and running subscriptions, read by the metrics (src/metrics/metrics.ts). */
+export type LiveCounts = { connections(): number; subscriptions(): number };
+
+export function registerSubscriptions(app: FastifyInstance, options: SubscriptionServerOptions): LiveCounts {
+  const { schema, validationRules, database, settings, config, tracing } = options;
   const formatError = formatErrorFor((error) => app.log.error({ err: error }, 'unexpected error in a subscription'));
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error));
   const connectionsByToken = new Map<string, number>();
   let settingUp = 0;
+  let running = 0;
 
   const wss = new WebSocketServer({ server: app.server, path: '/graphql' });
   const server = useServer<Record<string, unknown> | undefined, ConnectionExtra>(
     {
       connectionInitWaitTimeout: config.subscriptionInitTimeoutMs,
+      // graphql-js's subscribe (graphql-ws's default), in the operation's span when tracing is on: its
+      // access checks run there. Events are resolved from their payload alone, with no statement.
+      ...(tracing
+        ? {
+            subscribe: (args: ExecutionArgs) =>
+              tracing.graphqlOperation(async () => subscribe(args), {
+                name: getOperationAST(args.document, args.operationName)?.name?.value,
+                type: 'subscription',
+              }),
+          }
+        : {}),
       isProd: config.production,
       onConnect: async (ctx) => {
         const authorization = authorizationOf(ctx.connectionParams, ctx.extra.request.headers.authorization);
-        const context = await createContext(database, settings, authorization).catch(rethrowUnavailable);
+        const authenticate = () => createContext(database, settings, authorization);
+        const authenticating = tracing ? tracing.span('graphql-ws connection_init', authenticate) : authenticate();
+        const context = await authenticating.catch(rethrowUnavailable);
         // A presented but wrong token: 4403, as graphql-ws closes a refused connection.
         if (context.viewer.kind === 'invalid') return false;
         if (context.viewer.kind === 'user' && authorization) {
@@ -136,7 +158,11 @@ export function registerSubscriptions(app: FastifyInstance, options: Subscriptio
           return;
         }
         app.log.info({ subscription: id, operation: payload.operationName, userId: who, classroomActivityId }, 'subscription started');
-        return withEnd(result, () => app.log.info({ subscription: id, userId: who }, 'subscription ended'));
+        running += 1;
+        return withEnd(result, () => {
+          running -= 1;
+          app.log.info({ subscription: id, userId: who }, 'subscription ended');
+        });
       },
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: format(result.errors) } : undefined),
       onError: (_ctx, _id, _payload, errors) => format(errors),
@@ -152,6 +178,7 @@ export function registerSubscriptions(app: FastifyInstance, options: Subscriptio
     while (settingUp > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
     await server.dispose();
   });
+  return { connections: () => wss.clients.size, subscriptions: () => running };
 }
 
 /** The same iterator, calling `onEnd` once when it ends, however it ends (kept an object, not an async generator, so return() is never queued behind a pending next()). */
