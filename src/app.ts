@@ -1,6 +1,6 @@
 import cors from '@fastify/cors';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
-import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { DestinationStream } from 'pino';
 import { TOKEN_CHANGES_CHANNEL, TokenCache } from './auth/token-cache.ts';
@@ -8,16 +8,20 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { createContext } from './graphql/context.ts';
 import { rethrowUnavailable } from './graphql/errors.ts';
+import { withCsrfPrevention } from './graphql/csrf.ts';
 import { buildSchema } from './graphql/schema.ts';
 import { armorFor, createApollo } from './graphql/server.ts';
 import { registerSubscriptions } from './graphql/subscriptions.ts';
 import { LESSON_EVENTS_CHANNEL, LessonEventHub } from './modules/classroom-activities/lesson-events.ts';
 import { limitConnections } from './http/connections.ts';
 import { registerHardening, noteViewer, type HardeningOptions, type Lifecycle } from './http/hardening.ts';
+import { listenForScrapes, type MetricsListener } from './metrics/listener.ts';
+import { createMetrics } from './metrics/metrics.ts';
 import { playgroundRoutes, withPlayground } from './playground/plugin.ts';
 import { fromHttpStatus, httpErrorHandler } from './rest/errors.ts';
 import { restRoutes } from './rest/plugin.ts';
 import { restSchemaExtension } from './rest/schema.ts';
+import type { Tracing } from './telemetry/tracing.ts';
 
 export type AppOptions = {
   config: Config;
@@ -27,16 +31,20 @@ export type AppOptions = {
   /** Where log lines go (default stdout): tests read them. */
   logStream?: DestinationStream;
   rateLimitStore?: HardeningOptions['rateLimitStore'];
+  /** Set by main when an OTLP endpoint is (src/telemetry/); absent, nothing of tracing is installed. */
+  tracing?: Tracing | undefined;
 };
 
 /** Assembles Fastify, Apollo, the REST shim and the health routes. No logic of its own. */
-export async function buildApp({ config, database, lifecycle = { draining: false }, logStream, rateLimitStore }: AppOptions) {
+export async function buildApp({ config, database, lifecycle = { draining: false }, logStream, rateLimitStore, tracing }: AppOptions) {
   const app = Fastify({
     logger: {
       level: config.logLevel,
       // Never a token: the Authorization header is not among the logged fields, and is redacted if it were.
       redact: ['req.headers.authorization', 'req.headers.cookie'],
       ...(logStream ? { stream: logStream } : {}),
+      // Each line written while a traced request runs carries its trace id (and span id).
+      ...(tracing ? { mixin: tracing.logFields } : {}),
     },
     // One line per request instead, written at its end (src/http/hardening.ts).
     logController: new LogController({ disableRequestLogging: true }),
@@ -63,6 +71,12 @@ export async function buildApp({ config, database, lifecycle = { draining: false
         .send(fromHttpStatus(status, status === 400 ? 'The URL is not valid: its percent-encoding is not UTF-8' : error.message));
     },
   });
+  // First of the hooks, so that a request refused by a later one (429, 503) has its route on its span too.
+  if (tracing)
+    app.addHook('onRequest', (request, _reply, done) => {
+      tracing.nameHttpSpan(request);
+      done();
+    });
   limitConnections(app, config);
   // Set first: a route takes the error handler in force when it is declared (a 429 on /graphql needs it).
   app.setErrorHandler(httpErrorHandler(config.bodyLimit));
@@ -73,14 +87,23 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     credentials: true,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
   });
-  await registerHardening(app, { config, lifecycle, ...(rateLimitStore ? { rateLimitStore } : {}) });
+  const { admission } = await registerHardening(app, { config, lifecycle, ...(rateLimitStore ? { rateLimitStore } : {}) });
+  // Prometheus metrics, only with METRICS_PORT, served on that port alone (src/metrics/).
+  const metrics = config.metricsPort === undefined ? undefined : createMetrics();
+  metrics?.observeHttp(app);
 
   // One Apollo server per schema, with the same limits and plugins: the public one for /graphql, and the
   // REST shim's, whose schema adds the mutations only the shim runs (src/rest/schema.ts).
-  const apolloFor = (schema: GraphQLSchema) => createApollo({ schema, playground: config.playground, logger: app.log });
+  const apolloFor = (schema: GraphQLSchema, api: 'graphql' | 'rest') =>
+    createApollo({
+      schema,
+      playground: config.playground,
+      logger: app.log,
+      plugins: [...(metrics ? [metrics.apolloPlugin(api)] : []), ...(tracing ? [tracing.apolloPlugin] : [])],
+    });
   const publicSchema = buildSchema();
-  const apollo = apolloFor(publicSchema);
-  const restApollo = apolloFor(buildSchema(restSchemaExtension));
+  const apollo = apolloFor(publicSchema, 'graphql');
+  const restApollo = apolloFor(buildSchema(restSchemaExtension), 'rest');
   await Promise.all([apollo.start(), restApollo.start()]);
   app.addHook('onClose', () => Promise.all([apollo.stop(), restApollo.stop()]));
 
@@ -112,12 +135,13 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   });
 
   const settings = { appUrl: config.appUrl, lessonEvents, tokenCache };
-  const subscriptionHandler = await registerSubscriptions(app, {
+  const live = await registerSubscriptions(app, {
     schema: publicSchema,
     validationRules: armorFor(config.playground).validationRules,
     database,
     settings,
     config,
+    tracing,
   });
   const contextFor = async (request: FastifyRequest) => {
     const context = await createContext(database, settings, request.headers.authorization).catch(rethrowUnavailable);
@@ -125,13 +149,15 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     return context;
   };
 
-  // A browser's GET /graphql gets the playground (when on); every other request is Apollo's.
-  const graphqlHandler = withPlayground(config.playground, fastifyApolloHandler(apollo, { context: contextFor }));
+  // A browser's GET /graphql gets the playground (when on); every other request is Apollo's, once it passed
+  // the CSRF check (src/graphql/csrf.ts).
+  const apolloHandler = fastifyApolloHandler(apollo, { context: contextFor });
+  const graphqlHandler = withPlayground(config.playground, withCsrfPrevention(withOperationSpan(tracing, apolloHandler)));
   // GET also takes the WebSocket upgrades (subscriptions); @fastify/websocket allows them on GET only.
-  app.route({ url: '/graphql', method: 'GET', handler: graphqlHandler, wsHandler: subscriptionHandler });
+  app.route({ url: '/graphql', method: 'GET', handler: graphqlHandler, wsHandler: live.handler });
   app.route({ url: '/graphql', method: ['POST', 'OPTIONS'], handler: graphqlHandler });
   await app.register(playgroundRoutes, { enabled: config.playground });
-  await app.register(restRoutes, { prefix: '/api/v1', apollo: restApollo, contextFor });
+  await app.register(restRoutes, { prefix: '/api/v1', apollo: restApollo, contextFor, tracing });
 
   app.get('/', (_request, reply) => reply.redirect('/graphql'));
   app.get('/healthz', () => ({ status: 'ok' }));
@@ -146,5 +172,29 @@ export async function buildApp({ config, database, lifecycle = { draining: false
 
   app.setNotFoundHandler((_request, reply) => reply.code(404).send(fromHttpStatus(404, 'Not found')));
 
+  if (metrics) {
+    metrics.watch({ pool: () => database.poolStats(), admission, live: live.counts });
+    // Up with the app (before it listens, so a port in use stops the start), down with it.
+    let listener: MetricsListener | undefined;
+    app.addHook('onReady', async () => {
+      listener = await listenForScrapes(metrics.registry, config);
+      app.log.info({ url: listener.url }, 'metrics: serving GET /metrics');
+    });
+    app.addHook('onClose', async () => listener?.close());
+  }
+
   return app;
 }
+
+/** With tracing on, Apollo's run of each /graphql request in the span of its GraphQL operation (src/telemetry/). */
+/* eslint-disable @typescript-eslint/no-explicit-any -- as Fastify's own handler types */
+function withOperationSpan<Handler extends (this: FastifyInstance, request: FastifyRequest<any>, reply: FastifyReply<any>) => unknown>(
+  tracing: Tracing | undefined,
+  handler: Handler,
+): Handler {
+  if (!tracing) return handler;
+  return function (this: FastifyInstance, request: FastifyRequest<any>, reply: FastifyReply<any>) {
+    return tracing.graphqlOperation(async () => handler.call(this, request, reply));
+  } as Handler;
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */

@@ -32,6 +32,11 @@ const flag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === 
 
 const url = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''));
 
+const otlpEndpoint = z
+  .url({ protocol: /^https?$/ })
+  .optional()
+  .or(z.literal('').transform(() => undefined));
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -84,6 +89,16 @@ const envSchema = z.object({
   SUBSCRIPTION_INIT_TIMEOUT: duration.default(10_000),
   // How long a verified token is remembered (src/auth/token-cache.ts); 0 turns the cache off.
   TOKEN_CACHE_TTL: durationMs.refine((ms) => ms <= 60_000, 'must be from 0 (off) to 1 minute').default(5_000),
+  // Traces (src/telemetry/): on when an OTLP endpoint is set. The OpenTelemetry SDK reads these and the
+  // other OTEL_* variables itself; they are checked here so that a mistyped endpoint stops the start.
+  OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint,
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: otlpEndpoint,
+  OTEL_SDK_DISABLED: z.string().optional(),
+  // Prometheus metrics on a second listener, HOST:METRICS_PORT (src/metrics/listener.ts); unset: none.
+  METRICS_PORT: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z.coerce.number().int().min(0).max(65535).optional(),
+  ),
 });
 
 export type Config = {
@@ -130,6 +145,10 @@ export type Config = {
   subscriptionInitTimeoutMs: number;
   /** How long an instance remembers a token it verified (evicted at once when it changes); 0: not at all. */
   tokenCacheTtlMs: number;
+  /** Where traces are sent (OTLP over HTTP); undefined: tracing is off and its modules are never loaded. */
+  tracesEndpoint: string | undefined;
+  /** Where GET /metrics is served, on `host`; undefined: no metrics at all. */
+  metricsPort: number | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -162,6 +181,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `Invalid configuration:\n  ADMISSION_QUEUE_TIMEOUT (${e.ADMISSION_QUEUE_TIMEOUT} ms) must be shorter than REQUEST_TIMEOUT (${e.REQUEST_TIMEOUT} ms)`,
     );
   }
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
+    throw new ConfigError(
+      `Invalid configuration:\n  METRICS_PORT (${e.METRICS_PORT}) must not be PORT: the metrics are never served on the public port`,
+    );
+  }
   const production = e.NODE_ENV === 'production';
   return {
     port: e.PORT,
@@ -191,5 +215,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subscriptionKeepAliveMs: e.SUBSCRIPTION_KEEP_ALIVE,
     subscriptionInitTimeoutMs: e.SUBSCRIPTION_INIT_TIMEOUT,
     tokenCacheTtlMs: e.TOKEN_CACHE_TTL,
+    tracesEndpoint: tracesEndpoint(e),
+    metricsPort: e.METRICS_PORT,
   };
+}
+
+/** The URL the SDK sends spans to: the traces endpoint as given, else `/v1/traces` under the general one (the OTLP spec's rule). */
+function tracesEndpoint(e: z.infer<typeof envSchema>): string | undefined {
+  if (e.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
+  if (e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  return e.OTEL_EXPORTER_OTLP_ENDPOINT && `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
 }

@@ -3,12 +3,16 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { seedDemoData } from './demo/seed.ts';
+import { startTracing } from './telemetry/sdk.ts';
 
 // Start: read config, open the database (migrating it), load demo data on an empty one, listen, and shut
 // down cleanly on SIGTERM/SIGINT.
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Before the database and the server exist, so that their work is traced. Only with an OTLP endpoint:
+  // without one no OpenTelemetry module is loaded (README, Tracing).
+  const tracing = config.tracesEndpoint ? await startTracing() : undefined;
   if (config.databaseUrl) {
     // On a PostgreSQL server the only WebAssembly here is Prisma's query compiler: compiled lazily, by V8's
     // baseline compiler only, it keeps ~65 MB less resident at the same query speed (measured, README
@@ -16,10 +20,10 @@ async function main(): Promise<void> {
     setFlagsFromString('--wasm-lazy-compilation');
     setFlagsFromString('--liftoff-only');
   }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, tracing });
   const demo = config.demoData ? await seedDemoData(database.prisma) : null;
   const lifecycle = { draining: false };
-  const app = await buildApp({ config, database, lifecycle });
+  const app = await buildApp({ config, database, lifecycle, tracing });
 
   // Graceful: stop listening (new connections are refused), answer 503 to requests on kept-alive
   // connections and to /readyz, let in-flight requests finish, then close the database. A second signal,
@@ -46,6 +50,11 @@ async function main(): Promise<void> {
       app.log.info({ ms: Date.now() - began }, 'HTTP server closed');
       step = 'closing the database';
       await database.close();
+      if (tracing) {
+        // The spans of the last requests are still buffered: sent now, or lost with the process.
+        step = 'sending the last spans';
+        await tracing.shutdown();
+      }
       app.log.info({ ms: Date.now() - began }, 'shut down');
       process.exit(0);
     } catch (error) {
@@ -64,6 +73,7 @@ async function main(): Promise<void> {
     `  REST:      ${address}/api/v1/activities/uids_and_flags (documented at ${address}/api/v1/docs)`,
     `  Health:    ${address}/healthz, ${address}/readyz`,
   ];
+  if (config.tracesEndpoint) lines.push(`  Traces:    sent to ${config.tracesEndpoint} (OpenTelemetry)`);
   if (demo)
     lines.push(
       `  Demo data loaded. A demo teacher's token: ${demo.teacherToken}`,

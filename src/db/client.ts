@@ -3,6 +3,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { PrismaPGlite } from 'pglite-prisma-adapter';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.ts';
+import type { Tracing } from '../telemetry/tracing.ts';
 import { applyMigrations, type SqlRunner } from './migrate.ts';
 
 export type Db = PrismaClient;
@@ -37,8 +38,16 @@ export type Database = {
    * drop and return; on PGlite nothing is ever lost.
    */
   listen(channel: string, onMessage: (payload: string) => void, onState?: ListenerStateHandler): Promise<() => Promise<void>>;
+  /** The connections queries run on, for the metrics (src/metrics/metrics.ts). */
+  poolStats(): PoolStats;
   close(): Promise<void>;
 };
+
+/**
+ * On a server, pg's pool (the listening connection is not in it). PGlite is one connection that runs one
+ * query or transaction at a time: `inUse` is 1 while one runs, and the calls queued behind it are `waiting`.
+ */
+export type PoolStats = { max: number; inUse: number; idle: number; waiting: number };
 
 export type ListenerStateHandler = (state: 'lost' | 'listening', details: { error?: unknown; retryInMs?: number }) => void;
 
@@ -52,12 +61,18 @@ export type DatabaseOptions = {
   dataDir: string;
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean;
+  /** When tracing is on: a span for each driver-level read (Prisma's statements get Prisma's own). */
+  tracing?: Pick<Tracing, 'sqlStatement'> | undefined;
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.migrate ?? true)
-    : openPglite(options.dataDir, options.migrate ?? true);
+  const database = options.databaseUrl
+    ? await openPostgres(options.databaseUrl, options.migrate ?? true)
+    : await openPglite(options.dataDir, options.migrate ?? true);
+  const tracing = options.tracing;
+  if (!tracing) return database;
+  const read = database.read;
+  return { ...database, read: (text, params) => tracing.sqlStatement(text, () => read(text, params)) };
 }
 
 async function openPostgres(connectionString: string, migrate: boolean): Promise<Database> {
@@ -70,7 +85,8 @@ async function openPostgres(connectionString: string, migrate: boolean): Promise
       await client.end();
     }
   }
-  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5_000 });
+  const max = 10;
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5_000 });
   // An idle client losing its connection (database restarted) must not crash the process.
   pool.on('error', () => {});
   const listener = sharedListener(connectionString);
@@ -93,6 +109,7 @@ async function openPostgres(connectionString: string, migrate: boolean): Promise
       await listener.add(subscription);
       return () => listener.remove(subscription);
     },
+    () => ({ max, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   );
 }
 
@@ -101,6 +118,7 @@ async function openPglite(dataDir: string, migrate: boolean): Promise<Database> 
   // Loaded only here: a gateway on a PostgreSQL server does not carry the embedded engine (~30 MB resident).
   const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
   const pglite = await PGlite.create(dataDir);
+  const calls = countCalls(pglite);
   // A single embedded instance: no other process can open the folder, so no lock is needed.
   if (migrate)
     await applyMigrations(
@@ -124,6 +142,10 @@ async function openPglite(dataDir: string, migrate: boolean): Promise<Database> 
         if (!pglite.closed) await unlisten();
       };
     },
+    () => {
+      const running = calls();
+      return { max: 1, inUse: Math.min(running, 1), idle: running === 0 ? 1 : 0, waiting: Math.max(running - 1, 0) };
+    },
   );
 }
 
@@ -134,6 +156,28 @@ function deferred(): Deferred {
   let resolve = () => {};
   const promise = new Promise<void>((done) => (resolve = done));
   return { promise, resolve };
+}
+
+/**
+ * Counts the calls to PGlite's query, exec and transaction that have not finished: each takes PGlite's
+ * one connection in turn (its own lock), so all but one of them wait. A transaction's own queries run
+ * inside its call and do not count again.
+ */
+function countCalls(pglite: object): () => number {
+  let running = 0;
+  const methods = pglite as Record<'query' | 'exec' | 'transaction', (...args: unknown[]) => Promise<unknown>>;
+  for (const name of ['query', 'exec', 'transaction'] as const) {
+    const original = methods[name].bind(pglite);
+    methods[name] = async (...args) => {
+      running += 1;
+      try {
+        return await original(...args);
+      } finally {
+        running -= 1;
+      }
+    };
+  }
+  return () => running;
 }
 
 /**
@@ -287,6 +331,7 @@ function withPrisma(
   read: (text: string, params: readonly unknown[], name?: string) => Promise<unknown[]>,
   closeDriver: () => Promise<void>,
   listen: Database['listen'],
+  poolStats: Database['poolStats'],
 ): Database {
   const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
   let statements = 0;
@@ -312,6 +357,7 @@ function withPrisma(
       await prisma.$queryRaw`SELECT 1`;
     },
     listen,
+    poolStats,
     close: async () => {
       await prisma.$disconnect();
       await closeDriver();

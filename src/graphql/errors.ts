@@ -64,6 +64,9 @@ const clientCodes = new Set<string>([
   'PERSISTED_QUERY_NOT_SUPPORTED',
 ]);
 
+/** Whether a client may see this code as it is: every code an answer can carry (the metrics bound their labels by it). */
+export const isClientErrorCode = (code: string): boolean => clientCodes.has(code);
+
 const unavailableCodes = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'ECONNREFUSED', 'ECONNRESET', '57P01', '57P03']);
 
 /** True for an error that says the database cannot be reached, whatever layer raised it. */

@@ -1,4 +1,4 @@
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { FastifyBaseLogger } from 'fastify';
@@ -46,7 +46,18 @@ export function armorFor(playground: boolean) {
 }
 
 /** An Apollo server with the gateway's limits, masking and plugins: one for /graphql, one for the REST shim's schema. */
-export function createApollo({ schema, playground, logger }: { schema: GraphQLSchema; playground: boolean; logger: FastifyBaseLogger }) {
+export function createApollo({
+  schema,
+  playground,
+  logger,
+  plugins = [],
+}: {
+  schema: GraphQLSchema;
+  playground: boolean;
+  logger: FastifyBaseLogger;
+  /** More plugins (the metrics', src/metrics/metrics.ts). */
+  plugins?: ApolloServerPlugin<BaseContext>[];
+}) {
   const armor = armorFor(playground);
 
   return new ApolloServer<GraphQLContext>({
@@ -59,6 +70,7 @@ export function createApollo({ schema, playground, logger }: { schema: GraphQLSc
       // No @cacheControl hints in the schema: the default plugin would still wrap every field resolver.
       ApolloServerPluginCacheControlDisabled(),
       unavailableIs503,
+      ...plugins,
     ] as unknown as ApolloServerPlugin<GraphQLContext>[],
     validationRules: armor.validationRules,
     // A syntax error, or a document over the token limit, is GRAPHQL_PARSE_FAILED (HTTP 400).
@@ -72,7 +84,9 @@ export function createApollo({ schema, playground, logger }: { schema: GraphQLSc
     includeStacktraceInErrorResponses: false,
     hideSchemaDetailsFromClientErrors: !playground,
     introspection: playground,
-    csrfPrevention: true,
+    // The gateway's own check stands in front of /graphql (src/graphql/csrf.ts): Apollo's refuses the GET
+    // queries standard clients send. Stored REST operations run through executeOperation, which it never saw.
+    csrfPrevention: false,
     // main.ts owns shutdown (drain Fastify, then close the database); Apollo's own signal handler races it.
     stopOnTerminationSignals: false,
     formatError: formatErrorFor((error) => logger.error({ err: error }, 'unexpected error in a GraphQL operation')),

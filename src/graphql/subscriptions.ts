@@ -6,6 +6,7 @@ import {
   getOperationAST,
   parse,
   specifiedRules,
+  subscribe,
   validate,
   getArgumentValues,
   type DocumentNode,
@@ -22,6 +23,7 @@ import { makeHandler } from 'graphql-ws/use/@fastify/websocket';
 import type { Viewer } from '../auth/viewer.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import type { Tracing } from '../telemetry/tracing.ts';
 import { authorizationKey } from '../http/hardening.ts';
 import { createContext, type ContextSettings, type GraphQLContext } from './context.ts';
 import { formatErrorFor, rethrowUnavailable } from './errors.ts';
@@ -48,6 +50,8 @@ export type SubscriptionServerOptions = {
     | 'subscriptionInitTimeoutMs'
     | 'production'
   >;
+  /** When tracing is on: a span for each subscription's start and each connection_init (src/telemetry/). */
+  tracing?: Tracing | undefined;
 };
 
 /** Closed when a token already holds SUBSCRIPTION_CONNECTIONS_PER_TOKEN sockets. */
@@ -74,8 +78,14 @@ const authorizationOf = (payload: unknown, header: string | undefined): string |
  * Registers the WebSocket plugin and returns the handler for the /graphql route's upgrades (src/app.ts
  * declares the route, so that HTTP and WebSocket share its path and hooks).
  */
-export async function registerSubscriptions(app: FastifyInstance, options: SubscriptionServerOptions): Promise<WebsocketHandler> {
-  const { schema, validationRules, database, settings, config } = options;
+/** Open WebSocket connections and running subscriptions, read by the metrics (src/metrics/metrics.ts). */
+export type LiveCounts = { connections(): number; subscriptions(): number };
+
+export async function registerSubscriptions(
+  app: FastifyInstance,
+  options: SubscriptionServerOptions,
+): Promise<{ handler: WebsocketHandler; counts: LiveCounts }> {
+  const { schema, validationRules, database, settings, config, tracing } = options;
   const formatError = formatErrorFor((error) => app.log.error({ err: error }, 'unexpected error in a subscription'));
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error));
   const connectionsByToken = new Map<string, number>();
@@ -108,6 +118,7 @@ export async function registerSubscriptions(app: FastifyInstance, options: Subsc
     return { document };
   };
   let settingUp = 0;
+  let running = 0;
 
   // At shutdown (src/main.ts): subscriptions still being set up finish, then every socket is closed with
   // 1001. Done before src/http/connections.ts destroys the sockets that never made an HTTP request.
@@ -123,10 +134,23 @@ export async function registerSubscriptions(app: FastifyInstance, options: Subsc
   const handleSocket = makeHandler<Record<string, unknown> | undefined, ConnectionExtra>(
     {
       connectionInitWaitTimeout: config.subscriptionInitTimeoutMs,
+      // graphql-js's subscribe (graphql-ws's default), in the operation's span when tracing is on: its
+      // access checks run there. Events are resolved from their payload alone, with no statement.
+      ...(tracing
+        ? {
+            subscribe: (args: ExecutionArgs) =>
+              tracing.graphqlOperation(async () => subscribe(args), {
+                name: getOperationAST(args.document, args.operationName)?.name?.value,
+                type: 'subscription',
+              }),
+          }
+        : {}),
       isProd: config.production,
       onConnect: async (ctx) => {
         const authorization = authorizationOf(ctx.connectionParams, ctx.extra.request.headers.authorization);
-        const context = await createContext(database, settings, authorization).catch(rethrowUnavailable);
+        const authenticate = () => createContext(database, settings, authorization);
+        const authenticating = tracing ? tracing.span('graphql-ws connection_init', authenticate) : authenticate();
+        const context = await authenticating.catch(rethrowUnavailable);
         // A presented but wrong token: 4403, as graphql-ws closes a refused connection.
         if (context.viewer.kind === 'invalid') return false;
         if (context.viewer.kind === 'user' && authorization) {
@@ -190,14 +214,18 @@ export async function registerSubscriptions(app: FastifyInstance, options: Subsc
           return;
         }
         app.log.info({ subscription: id, operation: payload.operationName, userId: who, classroomActivityId }, 'subscription started');
-        return withEnd(result, () => app.log.info({ subscription: id, userId: who }, 'subscription ended'));
+        running += 1;
+        return withEnd(result, () => {
+          running -= 1;
+          app.log.info({ subscription: id, userId: who }, 'subscription ended');
+        });
       },
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: format(result.errors) } : undefined),
       onError: (_ctx, _id, _payload, errors) => format(errors),
     },
     config.subscriptionKeepAliveMs,
   );
-  return function handleUpgraded(this: FastifyInstance, socket, request) {
+  const handler: WebsocketHandler = function handleUpgraded(this: FastifyInstance, socket, request) {
     const handled = handleSocket.call(this, socket, request);
     // An 'error' on an open socket is the client's doing (a message over MAX_MESSAGE_BYTES, a bad frame):
     // `ws` closes the socket itself (1009, 1002). Logged as that, not as the internal error the two
@@ -206,6 +234,7 @@ export async function registerSubscriptions(app: FastifyInstance, options: Subsc
     socket.on('error', (error) => request.log.info({ reason: error.message }, 'websocket closed: the client broke the protocol'));
     return handled;
   };
+  return { handler, counts: { connections: () => app.websocketServer.clients.size, subscriptions: () => running } };
 }
 
 /** An argument of the operation's lessonEvents field, as the resolver receives it (for the log line). */

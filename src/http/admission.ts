@@ -70,6 +70,8 @@ function createGate(capacity: number, maxWaiting: number) {
       waiting.push(waiter);
       return { admitted, leave };
     },
+    waiting: () => waiting.length,
+    used: () => used,
   };
 }
 
@@ -83,26 +85,42 @@ function weightOf(request: FastifyRequest, { threshold, bodyLimit }: Pick<Admiss
   return request.headers['transfer-encoding'] !== undefined ? bodyLimit : 0;
 }
 
+/** What the queue holds now, and the requests refused so far (for the metrics, src/metrics/metrics.ts). */
+export type AdmissionStats = {
+  waiting(): number;
+  bytesInUse(): number;
+  refused: { queueFull: number; timedOut: number };
+};
+
 /** Adds the `preParsing` hook; `exempt` requests (the probes) are never counted nor queued. */
-export function registerAdmission(app: FastifyInstance, options: AdmissionOptions, exempt: (request: FastifyRequest) => boolean): void {
+export function registerAdmission(
+  app: FastifyInstance,
+  options: AdmissionOptions,
+  exempt: (request: FastifyRequest) => boolean,
+): AdmissionStats {
   const gate = createGate(options.budget, options.queue);
+  const stats: AdmissionStats = { waiting: gate.waiting, bytesInUse: gate.used, refused: { queueFull: 0, timedOut: 0 } };
   const retryAfter = String(Math.max(1, Math.ceil(options.queueTimeoutMs / 1_000)));
-  const refuse = (reply: FastifyReply) =>
-    reply
+  const refuse = (reply: FastifyReply, reason: keyof AdmissionStats['refused']) => {
+    // A client that left while it waited was not refused: it is gone.
+    if (!reply.raw.closed) stats.refused[reason] += 1;
+    return reply
       .code(503)
       .header('retry-after', retryAfter)
       .send(fromHttpStatus(503, 'The server is busy with other large requests, try again shortly'));
+  };
 
   app.addHook('preParsing', async (request, reply) => {
     // Never more than the whole budget, so that any body can be admitted (the config keeps it so too).
     const weight = Math.min(weightOf(request, options), options.budget);
     if (weight === 0 || exempt(request)) return;
     const ticket = gate.enter(weight, options.queueTimeoutMs);
-    if (!ticket) return refuse(reply);
+    if (!ticket) return refuse(reply, 'queueFull');
     // 'close' comes once the answer is sent or the connection is gone, whichever is first; a connection
     // gone before the listener was added gives its room back at once.
     reply.raw.once('close', ticket.leave);
     if (reply.raw.closed) ticket.leave();
-    if (!(await ticket.admitted)) return refuse(reply);
+    if (!(await ticket.admitted)) return refuse(reply, 'timedOut');
   });
+  return stats;
 }

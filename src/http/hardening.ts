@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import type { Viewer } from '../auth/viewer.ts';
 import type { Config } from '../config.ts';
 import { fromHttpStatus } from '../rest/errors.ts';
-import { registerAdmission } from './admission.ts';
+import { registerAdmission, type AdmissionStats } from './admission.ts';
 
 // What every request meets before its route: security headers, the rate limit, the drain at shutdown,
 // admission of large bodies, and the one log line per request (SECURITY.md describes them).
@@ -68,7 +68,10 @@ const pageCsp =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
   "connect-src 'self'; worker-src 'self' blob:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'";
 
-export async function registerHardening(app: FastifyInstance, { config, lifecycle, rateLimitStore }: HardeningOptions): Promise<void> {
+export async function registerHardening(
+  app: FastifyInstance,
+  { config, lifecycle, rateLimitStore }: HardeningOptions,
+): Promise<{ admission: AdmissionStats }> {
   // Security headers. CSP is set below per kind of response; HSTS only matters behind TLS (browsers
   // ignore it over plain HTTP).
   await app.register(helmet, { global: true, contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'same-site' } });
@@ -116,7 +119,7 @@ export async function registerHardening(app: FastifyInstance, { config, lifecycl
     threshold: config.admissionThreshold,
     bodyLimit: config.bodyLimit,
   };
-  registerAdmission(app, admission, (request) => probes.has(request.routeOptions.url ?? ''));
+  const admissionStats = registerAdmission(app, admission, (request) => probes.has(request.routeOptions.url ?? ''));
 
   // One line per request, after its answer: who, what, how it went. Never a header, a body or a URL's
   // query: the route pattern and the operation name say what was asked.
@@ -133,6 +136,7 @@ export async function registerHardening(app: FastifyInstance, { config, lifecycl
     if (route === '/graphql' && request.method === 'POST') fields.operation = operationName(request);
     request.log.info(fields, 'request');
   });
+  return { admission: admissionStats };
 }
 
 /**

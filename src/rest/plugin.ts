@@ -1,6 +1,7 @@
 import type { ApolloServer } from '@apollo/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GraphQLContext } from '../graphql/context.ts';
+import type { Tracing } from '../telemetry/tracing.ts';
 import { fromGraphQLError } from './errors.ts';
 import { docsPage, openApiDocument } from './openapi.ts';
 import { routes, type RestRoute } from './routes.ts';
@@ -8,6 +9,8 @@ import { routes, type RestRoute } from './routes.ts';
 export type RestOptions = {
   apollo: ApolloServer<GraphQLContext>;
   contextFor: (request: FastifyRequest) => Promise<GraphQLContext>;
+  /** When tracing is on: each stored operation runs in its GraphQL operation span (src/telemetry/). */
+  tracing?: Tracing | undefined;
 };
 
 /**
@@ -34,7 +37,7 @@ function legacyBody(request: FastifyRequest): unknown {
   return typeof json === 'string' ? (parseLegacyJson(json) ?? '') : '';
 }
 
-export async function restRoutes(app: FastifyInstance, { apollo, contextFor }: RestOptions): Promise<void> {
+export async function restRoutes(app: FastifyInstance, { apollo, contextFor, tracing }: RestOptions): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => done(null, parseLegacyJson(text as string)));
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, text, done) =>
@@ -68,7 +71,9 @@ export async function restRoutes(app: FastifyInstance, { apollo, contextFor }: R
 
   async function run(route: RestRoute, request: FastifyRequest): Promise<{ status: number; body: unknown }> {
     const variables = route.variables?.({ params: request.params as Record<string, string>, body: legacyBody(request) }) ?? {};
-    const response = await apollo.executeOperation({ query: route.operation, variables }, { contextValue: await contextFor(request) });
+    const contextValue = await contextFor(request);
+    const execute = () => apollo.executeOperation({ query: route.operation, variables }, { contextValue });
+    const response = await (tracing ? tracing.graphqlOperation(execute) : execute());
     if (response.body.kind !== 'single') throw new Error('A stored operation answered incrementally');
     const { data, errors } = response.body.singleResult;
     if (errors?.length) return fromGraphQLError(errors[0]!);

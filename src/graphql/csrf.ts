@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+
+// CSRF prevention on /graphql, in place of Apollo's `csrfPrevention` (off in src/graphql/server.ts),
+// which refuses every GET that lacks a preflight header, and so the GET queries urql and other
+// GraphQL-over-HTTP clients send by default. A forged request is a danger only when the browser adds
+// credentials of its own to it: HTTP Basic it has cached, or cookies. A `Bearer` token it never adds by
+// itself (a page must set the header, which a cross-origin page cannot do without a CORS preflight), and
+// a request without credentials can do only what anyone can. So:
+// - a GET with no cookie, and no Authorization or a Bearer one, is served (GET runs queries only: Apollo
+//   answers 405 to a mutation sent by GET);
+// - every other request (GET with Basic or a cookie, and every POST, as before) must show that the
+//   browser preflighted it: a Content-Type other than the three a plain form may send, or a non-empty
+//   `apollo-require-preflight` or `x-apollo-operation-name` header. Otherwise: 400 `BAD_REQUEST`, as
+//   Apollo's own check answers.
+
+/** Content types a page may send cross-origin without a preflight (a form, or fetch with no-cors). */
+const simpleContentTypes = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
+const preflightHeaders = ['apollo-require-preflight', 'x-apollo-operation-name'] as const;
+
+/** A cookie, or an Authorization a browser may resend by itself (anything but Bearer: Basic, Digest, …). */
+function mayCarryAmbientCredentials(headers: IncomingHttpHeaders): boolean {
+  if (headers.cookie !== undefined && headers.cookie.trim() !== '') return true;
+  const authorization = headers.authorization?.trim() ?? '';
+  return authorization !== '' && !/^bearer\s/i.test(authorization);
+}
+
+/** Whether a browser would have preflighted this request before sending it cross-origin. */
+function preflighted(headers: IncomingHttpHeaders): boolean {
+  const contentType = headers['content-type'];
+  if (contentType !== undefined && !simpleContentTypes.has(contentType.split(';')[0]!.trim().toLowerCase())) return true;
+  return preflightHeaders.some((name) => {
+    const value = headers[name];
+    return typeof value === 'string' && value !== '';
+  });
+}
+
+/** Whether /graphql must refuse this request as a possible cross-site request forgery. */
+export function refusedAsCsrf(request: FastifyRequest): boolean {
+  if (request.method === 'GET' && !mayCarryAmbientCredentials(request.headers)) return false;
+  return !preflighted(request.headers);
+}
+
+const refusal = {
+  errors: [
+    {
+      message:
+        'This request was refused as a possible cross-site request forgery: a browser may send it with credentials of its own ' +
+        '(HTTP Basic, a cookie). Send it with a Content-Type such as application/json, or a non-empty apollo-require-preflight ' +
+        'header, or sign in with Authorization: Bearer',
+      extensions: { code: 'BAD_REQUEST' },
+    },
+  ],
+};
+
+/** The /graphql handler behind the check. */
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-argument -- any route's handler, whatever its generics (the Apollo handler's are its own). */
+export function withCsrfPrevention<
+  Handler extends (this: FastifyInstance, request: FastifyRequest<any>, reply: FastifyReply<any>) => unknown,
+>(graphql: Handler): Handler {
+  return function (this: FastifyInstance, request: FastifyRequest<any>, reply: FastifyReply<any>) {
+    if (refusedAsCsrf(request)) return reply.code(400).type('application/json; charset=utf-8').send(refusal);
+    return graphql.call(this, request, reply);
+  } as Handler;
+}
+/* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-argument */

@@ -1,0 +1,197 @@
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { PoolStats } from '../db/client.ts';
+import { isClientErrorCode } from '../graphql/errors.ts';
+import type { LiveCounts } from '../graphql/subscriptions.ts';
+import type { AdmissionStats } from '../http/admission.ts';
+
+// Prometheus metrics (README, Operations), served on their own port by ./listener.ts. Every label value
+// comes from a bounded set, whatever clients send: a route template (never a path), a method and status
+// Node and Fastify restrict, an operation type, an error code the gateway itself sets, and an operation
+// name from the first MAX_OPERATION_NAMES seen (later new ones count as `(other)`). Never an id, a uid, a
+// token or a raw path, so a client cannot grow the number of series. Gauges are read when scraped, so
+// nothing but the two counters and the histogram costs anything per request.
+
+/** Distinct operation names each API keeps as labels; a client naming operations at random fills them, then `(other)`. */
+export const MAX_OPERATION_NAMES = 100;
+
+// Sentinel label values: in parentheses, so that no route template or GraphQL name can equal them.
+const OTHER = '(other)';
+const UNMATCHED = '(unmatched)';
+const ANONYMOUS = '(anonymous)';
+const UNKNOWN = '(unknown)';
+const NONE = '(none)';
+
+const methods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']);
+
+// From 2.5 ms (a cached read) to the 30 s request timeout: the bench's requests (README, Performance) span 2 ms to seconds.
+const durationBuckets = [0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** What the gauges read at each scrape: the database's connections, admission's queue, the live lessons' sockets. */
+export type MetricSources = { pool: () => PoolStats; admission: AdmissionStats; live: LiveCounts };
+
+/** The first `max` distinct values pass as they are; later new ones read as `(other)`. */
+function firstDistinct(max: number): (value: string) => string {
+  const kept = new Set<string>();
+  return (value) => {
+    if (kept.has(value)) return value;
+    if (kept.size >= max) return OTHER;
+    kept.add(value);
+    return value;
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function createMetrics() {
+  const registry = new Registry();
+  // CPU, resident memory, heap, event-loop lag, GC, handles: prom-client's process_* and nodejs_* metrics.
+  collectDefaultMetrics({ register: registry });
+
+  const requestDuration = new Histogram({
+    name: 'http_server_request_duration_seconds',
+    help: 'HTTP requests by method, route template ((unmatched) when no route matched) and status code, in seconds',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: durationBuckets,
+    registers: [registry],
+  });
+  const operations = new Counter({
+    name: 'graphql_operations_total',
+    help: 'GraphQL operations by API (graphql: /graphql, rest: a REST route), operation name, type and outcome (success, error)',
+    labelNames: ['api', 'operation_name', 'operation_type', 'outcome'] as const,
+    registers: [registry],
+  });
+  const errors = new Counter({
+    name: 'graphql_errors_total',
+    help: 'Errors in GraphQL answers by API and extensions.code',
+    labelNames: ['api', 'code'] as const,
+    registers: [registry],
+  });
+
+  return {
+    registry,
+
+    /** Times every request, from its arrival to its answer. */
+    observeHttp(app: FastifyInstance): void {
+      app.addHook('onResponse', async (request, reply) => {
+        requestDuration.observe(
+          {
+            method: methods.has(request.method) ? request.method : OTHER,
+            route: request.routeOptions.url ?? UNMATCHED,
+            status_code: String(reply.statusCode),
+          },
+          reply.elapsedTime / 1_000,
+        );
+      });
+    },
+
+    /** Counts an Apollo server's operations and errors: `graphql` for /graphql's, `rest` for the REST routes' stored ones. */
+    apolloPlugin(api: 'graphql' | 'rest'): ApolloServerPlugin<BaseContext> {
+      const nameOf = firstDistinct(MAX_OPERATION_NAMES);
+      const count = (name: string, type: string, codes: unknown[]) => {
+        operations.inc({ api, operation_name: name, operation_type: type, outcome: codes.length > 0 ? 'error' : 'success' });
+        for (const code of codes) errors.inc({ api, code: typeof code !== 'string' ? NONE : isClientErrorCode(code) ? code : OTHER });
+      };
+      // A request that fails before it has an operation: a malformed one (BAD_REQUEST), or a context that
+      // could not be built (the database down: UNAVAILABLE; anything else is answered as internal).
+      const failedEarly = async ({ error }: { error: unknown }) => {
+        const code = (error as { extensions?: { code?: unknown } }).extensions?.code;
+        count(UNKNOWN, UNKNOWN, [typeof code === 'string' && isClientErrorCode(code) ? code : 'INTERNAL_SERVER_ERROR']);
+      };
+      return {
+        invalidRequestWasReceived: failedEarly,
+        contextCreationDidFail: failedEarly,
+        async requestDidStart() {
+          return {
+            // Once per request, whatever happened; the operation is known only when its document parsed and validated.
+            async willSendResponse({ operation, operationName, response }) {
+              const found = response.body.kind === 'single' ? (response.body.singleResult.errors ?? []) : [];
+              const name = !operation ? UNKNOWN : operationName ? nameOf(operationName) : ANONYMOUS;
+              count(
+                name,
+                operation?.operation ?? UNKNOWN,
+                found.map((error) => error.extensions?.code),
+              );
+            },
+          };
+        },
+      };
+    },
+
+    /** The gauges, read at each scrape. */
+    watch({ pool, admission, live }: MetricSources): void {
+      const registers = [registry];
+      new Gauge({
+        name: 'db_client_connection_count',
+        help: 'Database connections by state (used, idle); PGlite is one connection',
+        labelNames: ['state'] as const,
+        registers,
+        collect() {
+          const stats = pool();
+          this.set({ state: 'used' }, stats.inUse);
+          this.set({ state: 'idle' }, stats.idle);
+        },
+      });
+      new Gauge({
+        name: 'db_client_connection_pending_requests',
+        help: 'Queries and transactions waiting for a database connection',
+        registers,
+        collect() {
+          this.set(pool().waiting);
+        },
+      });
+      new Gauge({
+        name: 'db_client_connection_max',
+        help: 'Database connections the pool may open (1 for PGlite)',
+        registers,
+        collect() {
+          this.set(pool().max);
+        },
+      });
+      new Gauge({
+        name: 'graphql_ws_connections',
+        help: 'Open WebSocket connections on /graphql',
+        registers,
+        collect() {
+          this.set(live.connections());
+        },
+      });
+      new Gauge({
+        name: 'graphql_subscriptions',
+        help: 'Subscriptions running on this instance',
+        registers,
+        collect() {
+          this.set(live.subscriptions());
+        },
+      });
+      new Gauge({
+        name: 'http_admission_queue_length',
+        help: 'Requests with large bodies waiting for room (ADMISSION_QUEUE at most)',
+        registers,
+        collect() {
+          this.set(admission.waiting());
+        },
+      });
+      new Gauge({
+        name: 'http_admission_bytes_in_use',
+        help: 'Bytes of large bodies being worked on (ADMISSION_BYTES at most)',
+        registers,
+        collect() {
+          this.set(admission.bytesInUse());
+        },
+      });
+      new Counter({
+        name: 'http_admission_refusals_total',
+        help: 'Requests with large bodies refused with 503, by reason (queue_full, timed_out)',
+        labelNames: ['reason'] as const,
+        registers,
+        collect() {
+          this.reset();
+          this.inc({ reason: 'queue_full' }, admission.refused.queueFull);
+          this.inc({ reason: 'timed_out' }, admission.refused.timedOut);
+        },
+      });
+    },
+  };
+}

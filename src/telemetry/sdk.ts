@@ -1,0 +1,165 @@
+import { createRequire } from 'node:module';
+import type { Context, Span, SpanOptions, Tracer, TracerProvider } from '@opentelemetry/api';
+import type { Tracing, TracedOperation } from './tracing.ts';
+
+// The OpenTelemetry SDK for Node, configured by the OTEL_* variables alone (README, Tracing). Every
+// OpenTelemetry package is imported here, dynamically: main calls this only when an OTLP endpoint is set,
+// so that without one none of them is loaded (the bundle keeps packages external: scripts/build.mjs).
+
+/** Polled by load balancers every few seconds: a trace each would bury the requests. */
+const probes = new Set(['/healthz', '/readyz']);
+
+export async function startTracing(): Promise<Tracing> {
+  const [api, core, resources, { NodeSDK }, { HttpInstrumentation }, { PrismaInstrumentation }] = await Promise.all([
+    import('@opentelemetry/api'),
+    import('@opentelemetry/core'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-node'),
+    import('@opentelemetry/instrumentation-http'),
+    import('@prisma/instrumentation'),
+  ]);
+  const { context, trace, SpanKind, SpanStatusCode } = api;
+
+  const sdk = new NodeSDK({
+    // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES, read by the SDK's detectors, win over this default.
+    resource: resources.defaultResource().merge(resources.resourceFromAttributes({ 'service.name': 'lessons-gateway' })),
+    instrumentations: [
+      new HttpInstrumentation({
+        // The gateway sends no HTTP requests of its own (the exporter's are never traced anyway).
+        disableOutgoingRequestInstrumentation: true,
+        ignoreIncomingRequestHook: (request) => probes.has((request.url ?? '').split('?')[0]!),
+      }),
+    ],
+    // Traces only: metrics are Prometheus's (METRICS_PORT), and the logs go to stdout with the trace id.
+    metricReaders: [],
+    logRecordProcessors: [],
+  });
+  sdk.start();
+  // The bundle's imports ran before this, Fastify's `require('node:http')` among them; the HTTP
+  // instrumentation patches http.Server's prototype (every server, existing or not) the next time http
+  // is required, which is now.
+  createRequire(import.meta.url)('node:http');
+
+  // Prisma's own spans: one per operation, one per SQL statement it sends (prisma:client:db_query), and
+  // the compilation of each new query shape. Not the serialization of each operation's arguments: a
+  // few microseconds each, for a span that costs more than that to record and send.
+  const prisma = new PrismaInstrumentation({ enabled: false, ignoreSpanTypes: ['prisma:client:serialize'] });
+  prisma.setTracerProvider(withDbSystem(trace.getTracerProvider(), context));
+  prisma.enable();
+
+  const tracer = trace.getTracer('lessons-gateway');
+  const operationSpanKey = api.createContextKey('lessons-gateway: the GraphQL operation span');
+
+  const nameOperation = (span: Span, { name, type }: TracedOperation) => {
+    span.updateName(name ? `${type} ${name}` : type);
+    span.setAttribute('graphql.operation.type', type);
+    if (name) span.setAttribute('graphql.operation.name', name);
+  };
+  const failed = (span: Span, code: string) => span.setStatus({ code: SpanStatusCode.ERROR, message: code });
+  /** Runs `run` with `span` active, ending it after (an exception marks it failed; its message is not kept: it may hold data). */
+  const within = async <T>(span: Span, parent: Context, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await context.with(trace.setSpan(parent, span), run);
+    } catch (error) {
+      failed(span, (error as Error)?.name ?? 'Error');
+      throw error;
+    } finally {
+      span.end();
+    }
+  };
+
+  return {
+    logFields: (): Record<string, string> => {
+      const span = trace.getSpan(context.active());
+      if (!span) return {};
+      const { traceId, spanId } = span.spanContext();
+      return { traceId, spanId };
+    },
+
+    nameHttpSpan: (request) => {
+      const route = request.routeOptions.url;
+      const metadata = core.getRPCMetadata(context.active());
+      // The instrumentation sets http.route and names the span `METHOD route` when the response ends.
+      if (route !== undefined && metadata?.type === core.RPCType.HTTP) metadata.route = route;
+    },
+
+    graphqlOperation: (run, operation) => {
+      const span = tracer.startSpan('graphql', { kind: SpanKind.INTERNAL });
+      if (operation) nameOperation(span, operation);
+      return within(span, context.active().setValue(operationSpanKey, span), async () => {
+        const result = await run();
+        // graphql-js answers a refused subscription with an ExecutionResult rather than a stream.
+        const errors = (result as { errors?: readonly { extensions?: { code?: unknown } }[] } | null)?.errors;
+        if (operation && errors?.length) failed(span, errorCode(errors[0]));
+        return result;
+      });
+    },
+
+    apolloPlugin: {
+      async requestDidStart() {
+        const span = context.active().getValue(operationSpanKey) as Span | undefined;
+        if (!span) return;
+        return {
+          async didResolveOperation({ operation, operationName }) {
+            if (operation) nameOperation(span, { name: operationName ?? undefined, type: operation.operation });
+          },
+          async didEncounterErrors({ errors }) {
+            failed(span, errorCode(errors[0]));
+          },
+        };
+      },
+    },
+
+    span: (name, run) => within(tracer.startSpan(name, { kind: SpanKind.INTERNAL }), context.active(), run),
+
+    sqlStatement: (text, run) => {
+      const operation = /^\s*([A-Za-z]+)/.exec(text)?.[1]?.toUpperCase() ?? 'postgresql';
+      const span = tracer.startSpan(operation, {
+        kind: SpanKind.CLIENT,
+        // The text only: parameters are always bound (src/db/client.ts), so it holds no values.
+        attributes: { 'db.system': 'postgresql', 'db.system.name': 'postgresql', 'db.operation.name': operation, 'db.query.text': text },
+      });
+      return within(span, context.active(), run);
+    },
+
+    shutdown: () => sdk.shutdown(),
+  };
+}
+
+/** A GraphQL error's `extensions.code` (src/graphql/errors.ts gives every error one). */
+function errorCode(error: { extensions?: { code?: unknown } } | undefined): string {
+  const code = error?.extensions?.code;
+  return typeof code === 'string' ? code : 'GRAPHQL_ERROR';
+}
+
+/**
+ * Prisma names the database of its statement spans `db.system.name`, as today's semantic conventions do;
+ * this adds `db.system`, the older name that many backends still read, beside it.
+ */
+function withDbSystem(provider: TracerProvider, context: { active(): Context }): TracerProvider {
+  const withAttribute = (options: SpanOptions = {}): SpanOptions => {
+    const system = options.attributes?.['db.system.name'];
+    return system === undefined ? options : { ...options, attributes: { ...options.attributes, 'db.system': system } };
+  };
+  const tracers = new Map<string, Tracer>();
+  return {
+    getTracer(name, version, options) {
+      const key = `${name}@${version ?? ''}`;
+      let wrapped = tracers.get(key);
+      if (!wrapped) {
+        const tracer = provider.getTracer(name, version, options);
+        wrapped = {
+          startSpan: (spanName, spanOptions, parent) => tracer.startSpan(spanName, withAttribute(spanOptions), parent),
+          // (name, fn), (name, options, fn) or (name, options, context, fn)
+          startActiveSpan: (spanName: string, ...args: unknown[]) => {
+            const run = args.pop() as (span: Span) => unknown;
+            const [spanOptions, parent] = args as [SpanOptions | undefined, Context | undefined];
+            return tracer.startActiveSpan(spanName, withAttribute(spanOptions), parent ?? context.active(), run);
+          },
+        };
+        tracers.set(key, wrapped);
+      }
+      return wrapped;
+    },
+  };
+}
