@@ -72,7 +72,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const tracing = options.tracing;
   if (!tracing) return database;
   const read = database.read;
-  return { ...database, read: (text, params) => tracing.sqlStatement(text, () => read(text, params)) };
+  return { ...database, read: (text, params, name) => tracing.sqlStatement(text, () => read(text, params, name)) };
 }
 
 async function openPostgres(connectionString: string, migrate: boolean): Promise<Database> {
