@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../kit/live.ts';
 import { freePort, scrape, total } from '../kit/metrics.ts';
 import { startServerProcess, stopServerProcesses, type ServerProcess } from '../kit/server-process.ts';
 
@@ -50,7 +51,9 @@ describe.skipIf(process.platform !== 'linux')('the metrics listener in the real 
 
   it('is a second listener on HOST:METRICS_PORT with METRICS_PORT set, and no listener at all without it', async () => {
     expect(listeningSockets(withMetrics.child.pid!)).toEqual([`127.0.0.1:${metricsPort}`, `127.0.0.1:${withMetrics.port}`].sort());
-    expect(withMetrics.output()).toContain(`"url":"http://127.0.0.1:${metricsPort}/metrics"`);
+    // The log line is written once the listener is up; the pipe from the child may deliver it a moment later.
+    const logged = `"url":"http://127.0.0.1:${metricsPort}/metrics"`;
+    await waitFor(() => withMetrics.output().includes(logged), 'the metrics listener’s log line');
     expect((await fetch(`${withMetrics.origin}/healthz`)).status).toBe(200);
     const samples = await scrape(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(total(samples, 'http_server_request_duration_seconds_count', { route: '/healthz', status_code: '200' })).toBe(1);
