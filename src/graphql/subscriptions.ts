@@ -74,12 +74,13 @@ const authorizationOf = (payload: unknown, header: string | undefined): string |
   return typeof given === 'string' ? given : header;
 };
 
-/**
- * Registers the WebSocket plugin and returns the handler for the /graphql route's upgrades (src/app.ts
- * declares the route, so that HTTP and WebSocket share its path and hooks).
- */
 /** Open WebSocket connections and running subscriptions, read by the metrics (src/metrics/metrics.ts). */
 export type LiveCounts = { connections(): number; subscriptions(): number };
+
+/**
+ * Registers the WebSocket plugin and returns the handler for the /graphql route's upgrades (src/app.ts
+ * declares the route, so that HTTP and WebSocket share its path and hooks), and the live counts.
+ */
 
 export async function registerSubscriptions(
   app: FastifyInstance,
