@@ -72,8 +72,8 @@ async function readForQuery(ctx: GraphQLContext, id: string, info: GraphQLResolv
   requireUser(ctx.viewer);
   if (!found.viewerTeaches) throw forbidden('Only a teacher of this classroom may do this');
   const { classroomActivity, classroom, owner, unit, sessions, conceptResults } = found;
-  ctx.loaders.classroomById.prime(classroom.id, classroom);
-  if (owner !== undefined) ctx.loaders.ownerByClassroomId.prime(classroom.id, owner);
+  if (classroom) ctx.loaders.classroomById.prime(classroom.id, classroom);
+  if (owner !== undefined) ctx.loaders.ownerByClassroomId.prime(classroomActivity.classroomId, owner);
   if (unit) ctx.loaders.unitById.prime(unit.id, unit);
   if (sessions) sessionsReadWith.set(classroomActivity, sessions);
   if (conceptResults) for (const [session, results] of conceptResults) conceptResultsReadWith.set(session, results);
