@@ -128,11 +128,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     (payload) => tokenCache.changed(payload),
     (state) => tokenCache.listenerState(state),
   );
-  const stopSeeingStatements = database.onStatement((sql) => tokenCache.sawStatement(sql));
-  app.addHook('onClose', async () => {
-    stopSeeingStatements();
-    await stopHearingTokens();
-  });
+  app.addHook('onClose', () => stopHearingTokens());
 
   const settings = { appUrl: config.appUrl, lessonEvents, tokenCache };
   const live = await registerSubscriptions(app, {

@@ -6,8 +6,11 @@ import type { User } from '../generated/prisma/client.ts';
 //   (prisma/migrations/*_access_token_changes) send pg_notify on this channel in the writing transaction,
 //   whatever wrote (token:revoke, an import, an operator's UPDATE, a user deleted), and every instance's
 //   listener evicts when it hears it (at commit, give or take the time the notification takes to arrive);
-// - an instance does not wait for its own notification: a statement it sends that writes tokens or users
-//   empties its cache as it completes (`sawStatement`);
+// - that notification is the only way in, for an instance's own process too: no request path writes
+//   tokens or users (resolvers only read them); the CLIs (src/cli/) write from a process of their own;
+//   the demo data (src/demo/seed.ts) is only inserted, into a database with no users, before the app and
+//   its cache exist (src/main.ts); and inserts invalidate nothing. A test that writes through the app's
+//   own Prisma waits for the listener to hear its write (tests/kit/gateway.ts, `writeTokensOrUsers`);
 // - while the listener is down those notifications are lost, so every 'lost' and 'listening' empties the
 //   cache, and nothing is kept while not listening;
 // - a read that raced an eviction is not kept (the generation below), and an entry lives at most `ttlMs`.
@@ -16,9 +19,6 @@ import type { User } from '../generated/prisma/client.ts';
 
 /** The channel the triggers notify on: `token:<sha256>`, `user:<id>`, or `*` (a table was truncated). */
 export const TOKEN_CHANGES_CHANNEL = 'access_token_changes';
-
-const WRITES_TOKENS_OR_USERS = /^\s*(update|delete|truncate|merge|with)\b/i;
-const MENTIONS_TOKENS_OR_USERS = /\b(access_tokens|users)\b/i;
 
 type Entry = { user: User; expiresAt: Date | null; until: number };
 
@@ -69,11 +69,6 @@ export class TokenCache {
       const userId = Number(payload.slice('user:'.length));
       for (const [hash, entry] of this.entries) if (entry.user.id === userId) this.entries.delete(hash);
     } else this.entries.clear();
-  }
-
-  /** A statement this instance sent (Database.onStatement): one that may change tokens or users empties the cache. */
-  sawStatement(sql: string): void {
-    if (WRITES_TOKENS_OR_USERS.test(sql) && MENTIONS_TOKENS_OR_USERS.test(sql)) this.changed('*');
   }
 
   /** The listener's state: either way the cache starts empty, and it keeps nothing while not listening. */

@@ -22,12 +22,6 @@ export type Database = {
   kind: 'pglite' | 'postgresql';
   /** How many SQL statements Prisma has sent so far: tests and the benchmark read differences. */
   statementCount(): number;
-  /**
-   * Calls `listener` with each statement Prisma sends, as it completes (before its caller resumes): what
-   * this instance writes, its own caches can forget at once (src/auth/token-cache.ts). Driver-level reads
-   * are not told.
-   */
-  onStatement(listener: (sql: string) => void): () => void;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   /**
@@ -335,11 +329,9 @@ function withPrisma(
 ): Database {
   const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
   let statements = 0;
-  const statementListeners = new Set<(sql: string) => void>();
   // The client's type only lists `$on('query')` when its log option is a literal type; it is set above.
-  (prisma as unknown as { $on(event: 'query', listener: (event: { query: string }) => void): void }).$on('query', (event) => {
+  (prisma as unknown as { $on(event: 'query', listener: () => void): void }).$on('query', () => {
     statements += 1;
-    for (const listener of statementListeners) listener(event.query);
   });
   return {
     prisma,
@@ -349,10 +341,6 @@ function withPrisma(
     },
     kind,
     statementCount: () => statements,
-    onStatement: (listener) => {
-      statementListeners.add(listener);
-      return () => void statementListeners.delete(listener);
-    },
     ping: async () => {
       await prisma.$queryRaw`SELECT 1`;
     },

@@ -84,9 +84,11 @@ describe('npm run token:create', () => {
         expect(days).toBeLessThanOrEqual(30);
 
         // Once the expiry has passed, the token is wrong: UNAUTHENTICATED, not anonymous.
-        await gateway.database.prisma.$executeRawUnsafe(
-          `UPDATE access_tokens SET expires_at = now() - interval '1 minute' WHERE token_hash = $1`,
-          sha256(token),
+        await gateway.writeTokensOrUsers((prisma) =>
+          prisma.$executeRawUnsafe(
+            `UPDATE access_tokens SET expires_at = now() - interval '1 minute' WHERE token_hash = $1`,
+            sha256(token),
+          ),
         );
         const expired = await gateway.graphql('{ viewer { id } }', {}, token);
         expect(expired.errors?.map((error) => error.extensions?.code)).toEqual(['UNAUTHENTICATED']);

@@ -83,9 +83,11 @@ describe('expired tokens', () => {
         await gateway.reset();
         const path = `/api/v1/classroom_activities/${ids.classroomActivity}/student_names`;
         expect((await gateway.rest('GET', path, { token: tokens.coteacher })).status).toBe(200);
-        await gateway.database.prisma.$executeRawUnsafe(
-          `UPDATE access_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = $1`,
-          sha256(tokens.coteacher),
+        await gateway.writeTokensOrUsers((prisma) =>
+          prisma.$executeRawUnsafe(
+            `UPDATE access_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = $1`,
+            sha256(tokens.coteacher),
+          ),
         );
         const rest = await gateway.rest('GET', path, { token: tokens.coteacher });
         expect(rest.status).toBe(401);

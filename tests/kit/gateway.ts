@@ -32,14 +32,35 @@ export type Gateway = {
     options?: { token?: string; body?: unknown; headers?: Record<string, string>; payload?: string | Buffer },
   ): Promise<RestAnswer>;
   graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GraphQLAnswer<T>>;
-  /** Empties every table, then loads `data` (the shared fixture by default). */
+  /**
+   * Empties every table, then loads `data` (the shared fixture by default); returns once the app's token
+   * cache heard of it (`writeTokensOrUsers`): no token verified before is remembered.
+   */
   reset(data?: unknown): Promise<void>;
+  /**
+   * Runs `write`, which changes users or access tokens through this process's own Prisma and has committed
+   * when it returns, then waits until the app's listener has heard every notification committed so far
+   * (the triggers' word on that write among them): from then on a request sees the change. The app hears
+   * its own process's writes only as any instance does, by notification (src/auth/token-cache.ts).
+   */
+  writeTokensOrUsers<T>(write: (prisma: Database['prisma']) => Promise<T>): Promise<T>;
   /** Every row of every table, as text: equal snapshots mean nothing changed. */
   snapshot(): Promise<string>;
   /** SQL statements sent so far. */
   statements(): number;
   close(): Promise<void>;
 };
+
+/**
+ * The kit's fence, notified after a write has committed: once it is heard, the app's token listener has
+ * run for everything the write notified. PostgreSQL (PGlite too) delivers the notifications of different
+ * transactions in commit order, and both listeners in src/db/client.ts hand them on in the order they
+ * arrive (on a server, every channel on the one shared connection). A channel of its own, not the app's:
+ * a payload the app's token listener does not know would empty its cache, and hide whether the write's
+ * own notification evicted.
+ */
+const FENCE_CHANNEL = 'lgw_test_kit_fence';
+const FENCE_TIMEOUT_MS = 10_000;
 
 /** Every table, children first (the order TRUNCATE and the snapshots use). */
 export const tables = [
@@ -97,6 +118,32 @@ export async function startGateway(
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app = await buildApp({ config, database, ...appOptions });
   await app.ready();
+  const fences = new Map<string, () => void>();
+  const stopHearingFences = await database.listen(FENCE_CHANNEL, (payload) => fences.get(payload)?.());
+  /** Resolves once the app's listener has heard every notification committed before the call. */
+  const heardAllSoFar = async () => {
+    const fence = randomBytes(6).toString('hex');
+    let timer: NodeJS.Timeout | undefined;
+    const heard = new Promise<void>((resolve, reject) => {
+      fences.set(fence, resolve);
+      timer = setTimeout(
+        () => reject(new Error(`the listener did not hear the kit's fence within ${FENCE_TIMEOUT_MS} ms (is it listening?)`)),
+        FENCE_TIMEOUT_MS,
+      );
+    });
+    try {
+      await database.prisma.$executeRaw`SELECT pg_notify(${FENCE_CHANNEL}, ${fence})`;
+      await heard;
+    } finally {
+      clearTimeout(timer);
+      fences.delete(fence);
+    }
+  };
+  const writeTokensOrUsers: Gateway['writeTokensOrUsers'] = async (write) => {
+    const result = await write(database.prisma);
+    await heardAllSoFar();
+    return result;
+  };
 
   const gateway: Gateway = {
     app,
@@ -127,9 +174,12 @@ export async function startGateway(
       return { status: response.statusCode, ...JSON.parse(response.body) };
     },
     async reset(data = fixture()) {
-      await database.prisma.$executeRawUnsafe(`TRUNCATE ${tables.map((t) => `"${t}"`).join(', ')} RESTART IDENTITY CASCADE`);
-      await inTransaction(database.prisma, (tx) => importData(tx, data));
+      await writeTokensOrUsers(async (prisma) => {
+        await prisma.$executeRawUnsafe(`TRUNCATE ${tables.map((t) => `"${t}"`).join(', ')} RESTART IDENTITY CASCADE`);
+        await inTransaction(prisma, (tx) => importData(tx, data));
+      });
     },
+    writeTokensOrUsers,
     async snapshot() {
       const parts: string[] = [];
       for (const table of tables) {
@@ -140,6 +190,7 @@ export async function startGateway(
     },
     statements: () => database.statementCount(),
     async close() {
+      await stopHearingFences();
       await app.close();
       await database.close();
       await server?.drop();

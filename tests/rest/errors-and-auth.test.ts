@@ -163,7 +163,9 @@ describe.each(classroomActivityRoutes)('who may call %s …/%s, checked in order
   });
 
   it('answers 401 to a revoked token, and changes nothing', async () => {
-    await gateway.database.prisma.accessToken.updateMany({ where: { userId: ids.owner }, data: { revokedAt: new Date() } });
+    await gateway.writeTokensOrUsers((prisma) =>
+      prisma.accessToken.updateMany({ where: { userId: ids.owner }, data: { revokedAt: new Date() } }),
+    );
 
     const answer = await rejected(method, path(ids.classroomActivity), { token: tokens.owner });
 
@@ -172,10 +174,9 @@ describe.each(classroomActivityRoutes)('who may call %s …/%s, checked in order
   });
 
   it('answers 401 to an expired token, and changes nothing', async () => {
-    await gateway.database.prisma.accessToken.updateMany({
-      where: { userId: ids.owner },
-      data: { expiresAt: new Date(Date.now() - 60_000) },
-    });
+    await gateway.writeTokensOrUsers((prisma) =>
+      prisma.accessToken.updateMany({ where: { userId: ids.owner }, data: { expiresAt: new Date(Date.now() - 60_000) } }),
+    );
 
     const answer = await rejected(method, path(ids.classroomActivity), { token: tokens.owner });
 
