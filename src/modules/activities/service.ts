@@ -15,18 +15,18 @@ const ACTIVITY_COLUMNS = `a.id, a.uid, a.name, a.description, a.flags, a.data, a
   a.follow_up_activity_id AS "followUpActivityId", a.activity_classification_id AS "classificationId",
   a.created_at AS "createdAt", a.updated_at AS "updatedAt"`;
 
+// The classification as plain columns (one row, no JSON to build), gathered into its object below.
 const WITH_CLASSIFICATION = `SELECT ${ACTIVITY_COLUMNS},
-    CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id, 'key', c.key, 'name', c.name) END AS classification
+    c.id AS "classification.id", c.key AS "classification.key", c.name AS "classification.name"
   FROM activities a LEFT JOIN activity_classifications c ON c.id = a.activity_classification_id`;
 
 // Each lookup by its own unique index (a single `uid = $1 OR id = $2` made the planner combine both
-// indexes, or scan), each a named statement (see SqlRead). The uid's row is looked up once (a CTE read
-// twice is computed once), and the id's only when there is none.
+// indexes, or scan), each a named statement (see SqlRead). An all-digit key: the id of the activity
+// whose uid it is, else the key as an id; the row itself is then read by primary key.
 const BY_UID = `${WITH_CLASSIFICATION} WHERE a.uid = $1`;
-const BY_UID_ELSE_ID = `WITH by_uid AS (${BY_UID})
-  SELECT * FROM by_uid
-  UNION ALL
-  ${WITH_CLASSIFICATION} WHERE a.id = $2 AND NOT EXISTS (SELECT FROM by_uid)`;
+const BY_UID_ELSE_ID = `${WITH_CLASSIFICATION} WHERE a.id = coalesce((SELECT u.id FROM activities u WHERE u.uid = $1), $2)`;
+
+type ActivityRow = Activity & { 'classification.id': number | null; 'classification.key': string; 'classification.name': string };
 
 /**
  * An activity by uid, else by numeric id (a uid match wins), with its classification. The lessons
@@ -39,9 +39,11 @@ export async function findActivity(read: SqlRead, idOrUid: string): Promise<Acti
   const numericId = parseNumericId(idOrUid);
   const [row] =
     numericId === null
-      ? await read<ActivityWithClassification>(BY_UID, [idOrUid], 'activity_by_uid')
-      : await read<ActivityWithClassification>(BY_UID_ELSE_ID, [idOrUid, numericId], 'activity_by_uid_else_id');
-  return row ?? null;
+      ? await read<ActivityRow>(BY_UID, [idOrUid], 'activity_by_uid')
+      : await read<ActivityRow>(BY_UID_ELSE_ID, [idOrUid, numericId], 'activity_by_uid_else_id');
+  if (!row) return null;
+  const { 'classification.id': id, 'classification.key': key, 'classification.name': name, ...activity } = row;
+  return { ...activity, classification: id === null ? null : { id, key, name } };
 }
 
 export const PAGE_SIZE_LIMIT = 100;
