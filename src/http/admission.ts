@@ -110,17 +110,18 @@ export function registerAdmission(
       .send(fromHttpStatus(503, 'The server is busy with other large requests, try again shortly'));
   };
 
-  app.addHook('preParsing', async (request, reply) => {
+  // Most bodies are small: they go on at once, with no promise (a hook that returns none calls `done`).
+  app.addHook('preParsing', (request, reply, payload, done) => {
     // Never more than the whole budget, so that any body can be admitted (the config keeps it so too).
     const weight = Math.min(weightOf(request, options), options.budget);
-    if (weight === 0 || exempt(request)) return;
+    if (weight === 0 || exempt(request)) return done(null, payload);
     const ticket = gate.enter(weight, options.queueTimeoutMs);
-    if (!ticket) return refuse(reply, 'queueFull');
+    if (!ticket) return void refuse(reply, 'queueFull');
     // 'close' comes once the answer is sent or the connection is gone, whichever is first; a connection
     // gone before the listener was added gives its room back at once.
     reply.raw.once('close', ticket.leave);
     if (reply.raw.closed) ticket.leave();
-    if (!(await ticket.admitted)) return refuse(reply, 'timedOut');
+    void ticket.admitted.then((admitted) => (admitted ? done(null, payload) : void refuse(reply, 'timedOut')));
   });
   return stats;
 }
