@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -49,7 +49,7 @@ export function rateLimitKey(request: FastifyRequest): string {
 
 /** A key for counting by credentials without keeping them: a hash of the Authorization header. */
 export function authorizationKey(authorization: string): string {
-  return createHash('sha256').update(authorization.trim(), 'utf8').digest('hex').slice(0, 32);
+  return hash('sha256', authorization.trim(), 'hex').slice(0, 32);
 }
 
 /** The GraphQL operation's name, from the request body (never logged: only the name is read). */
