@@ -160,7 +160,12 @@ const CLASSROOM_ACTIVITY_COLUMNS = {
 type ClassroomActivityField = keyof typeof CLASSROOM_ACTIVITY_COLUMNS;
 const CLASSROOM_ACTIVITY_FIELDS = Object.keys(CLASSROOM_ACTIVITY_COLUMNS) as ClassroomActivityField[];
 
-type Statement = { name: string | undefined; text: string; session: { withId: boolean; elements: Element[] } | null; result: Element[] | null };
+type Statement = {
+  name: string | undefined;
+  text: string;
+  session: { withId: boolean; elements: Element[] } | null;
+  result: Element[] | null;
+};
 
 /** The statement for a plan, prepared under a name that spells the plan (a bounded set: one flag per allowed field). */
 function statementFor(plan: ReadPlan): Statement {
@@ -193,7 +198,9 @@ function statementFor(plan: ReadPlan): Statement {
     joins.push('JOIN classrooms c ON c.id = ca.classroom_id');
   }
   if (plan.owner) {
-    columns.push('o.id AS "owner.id", o.name AS "owner.name", o.email AS "owner.email", o.role AS "owner.role", o.created_at AS "owner.createdAt"');
+    columns.push(
+      'o.id AS "owner.id", o.name AS "owner.name", o.email AS "owner.email", o.role AS "owner.role", o.created_at AS "owner.createdAt"',
+    );
     joins.push(`LEFT JOIN LATERAL (
       SELECT u.* FROM classrooms_teachers ot JOIN users u ON u.id = ot.user_id
       WHERE ot.classroom_id = ca.classroom_id AND ot.role = 'owner' ORDER BY ot.id LIMIT 1) o ON true`);
