@@ -48,6 +48,26 @@ async function openPage(path: string): Promise<{ page: Page; foreignRequests: st
 const editorText = (page: Page, selector: string) =>
   page.$eval(`${selector} .CodeMirror`, (element) => (element as unknown as { CodeMirror: { getValue(): string } }).CodeMirror.getValue());
 
+/**
+ * Opens an example's tab and waits until GraphiQL has parsed its query: the operation name it sends is
+ * set 100 ms after the editor changes (a debounce in @graphiql/react's query editor), so a run right after
+ * the switch would still name the previous tab's operation.
+ */
+async function openTab(page: Page, operationName: string) {
+  await page.getByRole('tab', { name: new RegExp(operationName) }).click();
+  await page.waitForFunction(
+    (name) => {
+      // Runs in the page; the tests' tsconfig has no DOM types.
+      const page = globalThis as unknown as {
+        document: { querySelector(selector: string): { CodeMirror: { operationName?: string | null } } | null };
+      };
+      return page.document.querySelector('.graphiql-query-editor .CodeMirror')?.CodeMirror.operationName === name;
+    },
+    operationName,
+    { timeout: 5_000 },
+  );
+}
+
 /** Replaces the text of the Headers editor (its tab open). */
 async function setHeaders(page: Page, headers: Record<string, string>) {
   await page.getByRole('button', { name: 'Headers' }).click();
@@ -118,7 +138,7 @@ describe.skipIf(!chromiumThere)(`in a real browser (${needsChromium})`, () => {
       expect(typeof activity.data.activity.name).toBe('string');
 
       // The lesson screen's query: switch tab, put the demo teacher's token in the Headers editor, run.
-      await page.getByRole('tab', { name: /ClassroomActivity/ }).click();
+      await openTab(page, 'ClassroomActivity');
       expect(await editorText(page, '.graphiql-query-editor')).toContain('query ClassroomActivity(');
       await setHeaders(page, { Authorization: `Bearer ${teacherToken}` });
       const lesson = await runAndReadResponse(page);
@@ -140,7 +160,7 @@ describe.skipIf(!chromiumThere)(`in a real browser (${needsChromium})`, () => {
       const sockets: string[] = [];
       page.on('websocket', (socket) => sockets.push(socket.url()));
       await page.waitForSelector('.graphiql-execute-button', { timeout: 20_000 });
-      await page.getByRole('tab', { name: /LessonEvents/ }).click();
+      await openTab(page, 'LessonEvents');
       expect(await editorText(page, '.graphiql-query-editor')).toContain('subscription LessonEvents(');
       await setHeaders(page, { Authorization: `Bearer ${teacherToken}` });
 
