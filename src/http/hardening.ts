@@ -3,6 +3,7 @@ import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
+import type { Logger } from 'pino';
 import { Redis } from 'ioredis';
 import type { Viewer } from '../auth/viewer.ts';
 import type { Config } from '../config.ts';
@@ -151,6 +152,8 @@ export async function registerHardening(
   // One line per request, after its answer: who, what, how it went. Never a header, a body or a URL's
   // query: the route pattern and the operation name say what was asked.
   app.addHook('onResponse', (request, reply, done) => {
+    // Below LOG_LEVEL=info the line is not written: nor is it built (the operation's name is a regex over the body).
+    if (!(request.log as Logger).isLevelEnabled('info')) return done();
     const route = request.routeOptions.url ?? null;
     const fields: Record<string, unknown> = {
       method: request.method,

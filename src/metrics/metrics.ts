@@ -74,7 +74,7 @@ export function createMetrics() {
 
     /** Times every request, from its arrival to its answer. */
     observeHttp(app: FastifyInstance): void {
-      app.addHook('onResponse', async (request, reply) => {
+      app.addHook('onResponse', (request, reply, done) => {
         requestDuration.observe(
           {
             method: methods.has(request.method) ? request.method : OTHER,
@@ -83,6 +83,7 @@ export function createMetrics() {
           },
           reply.elapsedTime / 1_000,
         );
+        done();
       });
     },
 

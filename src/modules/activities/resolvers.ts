@@ -27,9 +27,8 @@ const classificationReadWith = new WeakMap<Activity, ActivityClassificationModel
 async function readActivity(ctx: GraphQLContext, id: string): Promise<Activity | null> {
   const found = await activities.findActivity(ctx.read, id);
   if (!found) return null;
-  const { classification, ...activity } = found;
-  classificationReadWith.set(activity, classification);
-  return activity;
+  classificationReadWith.set(found.activity, found.classification);
+  return found.activity;
 }
 
 /** The activity named by a path or argument id, else NOT_FOUND; then the caller's own check. */

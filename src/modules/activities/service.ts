@@ -9,7 +9,7 @@ import type { ActivityFields, NewActivityFields } from './input.ts';
 
 type Tx = Prisma.TransactionClient;
 
-export type ActivityWithClassification = Activity & { classification: ActivityClassification | null };
+export type ActivityWithClassification = { activity: Activity; classification: ActivityClassification | null };
 
 const ACTIVITY_COLUMNS = `a.id, a.uid, a.name, a.description, a.flags, a.data, a.supporting_info AS "supportingInfo",
   a.follow_up_activity_id AS "followUpActivityId", a.activity_classification_id AS "classificationId",
@@ -43,7 +43,7 @@ export async function findActivity(read: SqlRead, idOrUid: string): Promise<Acti
       : await read<ActivityRow>(BY_UID_ELSE_ID, [idOrUid, numericId], 'activity_by_uid_else_id');
   if (!row) return null;
   const { 'classification.id': id, 'classification.key': key, 'classification.name': name, ...activity } = row;
-  return { ...activity, classification: id === null ? null : { id, key, name } };
+  return { activity, classification: id === null ? null : { id, key, name } };
 }
 
 export const PAGE_SIZE_LIMIT = 100;
