@@ -133,7 +133,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   const settings = { appUrl: config.appUrl, lessonEvents, tokenCache };
   const live = await registerSubscriptions(app, {
     schema: publicSchema,
-    validationRules: armorFor(config.playground).validationRules,
+    validationRules: armorFor().validationRules,
     database,
     settings,
     config,

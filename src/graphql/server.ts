@@ -32,7 +32,7 @@ const unavailableIs503: ApolloServerPlugin<GraphQLContext> = {
 };
 
 /** graphql-armor's plugins and validation rules for the gateway's limits (the WebSocket transport uses its rules too). */
-export function armorFor(playground: boolean) {
+export function armorFor() {
   return new ApolloArmor({
     maxDepth: { n: graphqlLimits.maxDepth },
     maxAliases: { n: graphqlLimits.maxAliases },
@@ -41,7 +41,9 @@ export function armorFor(playground: boolean) {
     maxTokens: { enabled: false },
     maxDirectives: { n: graphqlLimits.maxDirectives },
     costLimit: { maxCost: graphqlLimits.costLimit },
-    blockFieldSuggestion: { enabled: !playground },
+    // Apollo's `hideSchemaDetailsFromClientErrors` (below) already removes "Did you mean" suggestions;
+    // armor's would be a second plugin run on every request for the same effect.
+    blockFieldSuggestion: { enabled: false },
   }).protect();
 }
 
@@ -58,7 +60,7 @@ export function createApollo({
   /** More plugins (the metrics', src/metrics/metrics.ts). */
   plugins?: ApolloServerPlugin<BaseContext>[];
 }) {
-  const armor = armorFor(playground);
+  const armor = armorFor();
 
   return new ApolloServer<GraphQLContext>({
     schema,
