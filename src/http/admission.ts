@@ -110,7 +110,7 @@ export function registerAdmission(
       .send(fromHttpStatus(503, 'The server is busy with other large requests, try again shortly'));
   };
 
-  // Most bodies are small: they go on at once, with no promise (a hook that returns none calls `done`).
+  // Most bodies are small: they go on at once, without a promise (a hook that returns none calls `done`).
   app.addHook('preParsing', (request, reply, payload, done) => {
     // Never more than the whole budget, so that any body can be admitted (the config keeps it so too).
     const weight = Math.min(weightOf(request, options), options.budget);
