@@ -1,6 +1,8 @@
 import { Writable } from 'node:stream';
 import { createClient, type Client } from 'graphql-ws';
+import type pg from 'pg';
 import WebSocket from 'ws';
+import { LISTENER_APPLICATION_NAME } from '../../src/db/client.ts';
 import { startGateway, type Gateway } from './gateway.ts';
 
 // Live lessons as a client sees them: a gateway listening on a real port, and graphql-ws clients on it.
@@ -17,6 +19,18 @@ export type ListeningGateway = Gateway & {
   /** Resolves once the log holds `count` lines with this message. */
   waitForLog(message: string, count?: number): Promise<void>;
 };
+
+/**
+ * Cuts the listening connection of the gateways on `database` (the admin client's own by default), as a
+ * network fault would; they notice and reconnect. How many connections were cut.
+ */
+export async function cutListeners(admin: pg.Client, database?: string): Promise<number> {
+  const { rowCount } = await admin.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = coalesce($2, current_database())`,
+    [LISTENER_APPLICATION_NAME, database ?? null],
+  );
+  return rowCount ?? 0;
+}
 
 /** A gateway on its own database, listening on a free port of 127.0.0.1, whose logs the test reads. */
 export async function startListeningGateway(env: Record<string, string> = {}): Promise<ListeningGateway> {

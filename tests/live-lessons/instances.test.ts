@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LISTENER_APPLICATION_NAME } from '../../src/db/client.ts';
 import { ids, tokens } from '../kit/fixture.ts';
-import { follow, startListeningGateway, waitFor, type Follower, type ListeningGateway } from '../kit/live.ts';
+import { cutListeners, follow, startListeningGateway, waitFor, type Follower, type ListeningGateway } from '../kit/live.ts';
 import { startServerProcess, stopServerProcesses } from '../kit/server-process.ts';
 
 // Live lessons across instances and through failures (docs/contract.md, Live lessons): an event committed
@@ -51,11 +51,7 @@ describe.skipIf(!onServer)('on a PostgreSQL server', () => {
     const admin = new pg.Client({ connectionString: gateway.databaseUrl });
     await admin.connect();
     try {
-      const killed = await admin.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`,
-        [LISTENER_APPLICATION_NAME],
-      );
-      expect(killed.rowCount).toBe(1);
+      expect(await cutListeners(admin)).toBe(1);
       await gateway.waitForLog('lesson events: lost the listening connection, reconnecting');
       await gateway.waitForLog('lesson events: listening', 2);
       const listening = await admin.query(

@@ -3,9 +3,8 @@ import type { IncomingMessage } from 'node:http';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LISTENER_APPLICATION_NAME } from '../../src/db/client.ts';
 import { ids, tokens, uids } from '../kit/fixture.ts';
-import { follow, startListeningGateway, waitFor, type Follower, type ListeningGateway } from '../kit/live.ts';
+import { cutListeners, follow, startListeningGateway, waitFor, type Follower, type ListeningGateway } from '../kit/live.ts';
 
 // A socket's life (docs/contract.md, Live lessons): the init time limit, keep-alive pings, the message
 // size limit, the rate limit on upgrades, a subscriber that stops reading, the log lines, and the
@@ -160,10 +159,7 @@ describe.skipIf(!onServer)('the listening connection, failing again and again', 
     try {
       // No new connection to the database (the pool keeps the ones it has), then the listener is cut.
       await admin.query(`ALTER DATABASE ${pg.escapeIdentifier(name)} ALLOW_CONNECTIONS false`);
-      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = $2`, [
-        LISTENER_APPLICATION_NAME,
-        name,
-      ]);
+      await cutListeners(admin, name);
       await waitFor(() => lost().length >= lostBefore + 4, 'four failed tries');
     } finally {
       await admin.query(`ALTER DATABASE ${pg.escapeIdentifier(name)} ALLOW_CONNECTIONS true`);

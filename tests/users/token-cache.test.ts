@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LISTENER_APPLICATION_NAME } from '../../src/db/client.ts';
 import { runCommand } from '../kit/commands.ts';
 import { ids, names, tokens } from '../kit/fixture.ts';
 import { gatewayForTests, startGateway, type Gateway } from '../kit/gateway.ts';
 import { errorCodes } from '../kit/graphql.ts';
-import { startListeningGateway, waitFor, type ListeningGateway } from '../kit/live.ts';
+import { cutListeners, startListeningGateway, waitFor, type ListeningGateway } from '../kit/live.ts';
 
 // Each instance remembers the tokens it verified a moment ago (src/auth/token-cache.ts): a request with
 // such a token reads no token from the database. Whatever makes a token invalid or changes its user is
@@ -144,11 +143,7 @@ describe.skipIf(!onServer)('on a PostgreSQL server, across instances', () => {
     try {
       // The listener is killed and the token revoked before it can be back (its first retry waits 100 ms):
       // the revocation's notification is lost.
-      const killed = await admin.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`,
-        [LISTENER_APPLICATION_NAME],
-      );
-      expect(killed.rowCount).toBe(1);
+      expect(await cutListeners(admin)).toBe(1);
       await admin.query('UPDATE access_tokens SET revoked_at = now() WHERE token_hash = $1', [sha256(tokens.owner)]);
       await gateway.waitForLog('lesson events: lost the listening connection, reconnecting');
       await gateway.waitForLog('lesson events: listening', 2);
@@ -173,10 +168,7 @@ describe.skipIf(!onServer)('on a PostgreSQL server, across instances', () => {
       const database = new URL(gateway.databaseUrl!).pathname.slice(1);
       await admin.query(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`);
       try {
-        await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = $2`, [
-          LISTENER_APPLICATION_NAME,
-          database,
-        ]);
+        await cutListeners(admin, database);
         await gateway.waitForLog('lesson events: lost the listening connection, reconnecting');
         for (let i = 0; i < 3; i += 1) {
           const answer = await viewerWith(gateway, tokens.owner);
