@@ -167,11 +167,9 @@ type Statement = {
   result: Element[] | null;
 };
 
-/** The statement for a plan, prepared under a name that spells the plan (a bounded set: one flag per allowed field). */
-function statementFor(plan: ReadPlan): Statement {
+/** A plan's statement name: one flag per allowed field, so that equal plans, and only they, share it. */
+function nameOf(plan: ReadPlan): string {
   const { sessions } = plan;
-  const session = sessions && sessionElements(sessions);
-  const result = sessions?.conceptResults ? resultElements(sessions.conceptResults) : null;
   const flags = [
     ...CLASSROOM_ACTIVITY_FIELDS.map((field) => plan.fields.includes(field)),
     plan.classroom,
@@ -187,6 +185,14 @@ function statementFor(plan: ReadPlan): Statement {
     sessions?.conceptResults?.concept != null,
     ...CONCEPT_FIELDS.map((field) => sessions?.conceptResults?.concept?.includes(field) ?? false),
   ];
+  return `classroom_activity_read_${flags.map(Number).join('')}`;
+}
+
+/** The statement for a plan, prepared under its name (nameOf). */
+function statementFor(plan: ReadPlan, name: string): Statement {
+  const { sessions } = plan;
+  const session = sessions && sessionElements(sessions);
+  const result = sessions?.conceptResults ? resultElements(sessions.conceptResults) : null;
   const columns = [
     'ca.id, ca.classroom_id AS "classroomId"',
     ...plan.fields.map((field) => CLASSROOM_ACTIVITY_COLUMNS[field]),
@@ -234,7 +240,7 @@ function statementFor(plan: ReadPlan): Statement {
     ${joins.join('\n    ')}
     LEFT JOIN classrooms_teachers vt ON vt.classroom_id = ca.classroom_id AND vt.user_id = $2
     WHERE ca.id = $1 AND ca.visible`;
-  return { name: `classroom_activity_read_${flags.map(Number).join('')}`, text, session, result };
+  return { name, text, session, result };
 }
 /**
  * Each plan's statement, named so that every pooled connection keeps it prepared. Selections can combine
@@ -244,12 +250,12 @@ function statementFor(plan: ReadPlan): Statement {
 const MAX_NAMED_STATEMENTS = 200;
 const statements = new Map<string, Statement>();
 const statementOf = (plan: ReadPlan): Statement => {
-  const key = JSON.stringify(plan);
-  const known = statements.get(key);
+  const name = nameOf(plan);
+  const known = statements.get(name);
   if (known) return known;
-  const statement = statementFor(plan);
+  const statement = statementFor(plan, name);
   if (statements.size >= MAX_NAMED_STATEMENTS) return { ...statement, name: undefined };
-  statements.set(key, statement);
+  statements.set(name, statement);
   return statement;
 };
 
