@@ -12,7 +12,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { gatewayForTests } from '../kit/gateway.ts';
-import { conceptResultInput, ids, legacyResult, tokens, uids } from '../kit/fixture.ts';
+import { conceptResultInput, fixture, ids, legacyResult, tokens, uids } from '../kit/fixture.ts';
 import {
   finishLesson,
   finishLessonState,
@@ -210,5 +210,40 @@ describe('racing finish_lesson calls on one classroom activity', () => {
     const racing = await finishLessonState(gateway);
     // The edition ids agree here (only call 0 gives one); the sessions' data is compared apart from it as above.
     expect({ ...racing, sessions: withoutEdition(racing).sessions }).toEqual({ ...inARow, sessions: withoutEdition(inARow).sessions });
+  });
+});
+
+describe('racing finish_lesson calls on two lessons of one classroom with the same follow-up activity', () => {
+  /** The fixture plus a second lesson in the same classroom and unit, of another activity with the same follow-up. */
+  const twoLessons = () => {
+    const data = fixture();
+    return {
+      ...data,
+      activities: [
+        ...data.activities,
+        { id: 13, uid: 'activity-sibling-0000001', name: 'Parallel Structure, again', followUpActivityId: ids.followUp },
+      ],
+      classroomActivities: [...data.classroomActivities, { id: 102, classroomId: ids.classroom, activityId: 13, unitId: ids.unit }],
+    };
+  };
+
+  it('both name the one follow-up classroom activity they share, as in a row', async () => {
+    // Rule 6 reuses the classroom's follow-up in the unit when there is one: in a row, the second finish
+    // reuses what the first created. Several tries, since a race may or may not interleave.
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      await gateway.reset(twoLessons());
+      const answers = await Promise.all(
+        [ids.classroomActivity, 102].map((id) =>
+          gateway.rest('PUT', finishLessonPath(id), { token: tokens.owner, body: { follow_up: true } }),
+        ),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+      const followUps = await followUpClassroomActivities(gateway);
+      expect(followUps, `attempt ${attempt + 1}`).toHaveLength(1);
+      expect(answers.map((answer) => answer.body.follow_up_url)).toEqual([
+        followUpUrlFor(followUps[0]!.id),
+        followUpUrlFor(followUps[0]!.id),
+      ]);
+    }
   });
 });

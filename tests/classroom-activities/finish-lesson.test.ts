@@ -614,9 +614,9 @@ describe('statements: as many whatever the input', () => {
     expect(many).toBe(one);
     // The token with its user, the classroom activity with the viewer's membership; then, in the
     // transaction: lock-and-update the classroom activity, look the uids up, finish the sessions,
-    // insert the results, delete the absent, grant the milestone, find and create the follow-up, notify
-    // the lesson's followers (pg_notify), COMMIT.
-    expect(one).toBe(12);
+    // insert the results, delete the absent, grant the milestone, lock the classroom's follow-up (two
+    // lessons may share it), find and create it, notify the lesson's followers (pg_notify), COMMIT.
+    expect(one).toBe(13);
   });
 
   /** The fixture with `count` visible sessions (one student each) on the lesson, and a hidden one. */

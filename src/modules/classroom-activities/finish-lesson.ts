@@ -153,6 +153,11 @@ async function resolveReferences(tx: Tx, classroomActivityId: number, results: C
 
 /** Reuses (and unlocks) the classroom's visible follow-up classroom activity in the same unit, else creates it. */
 async function assignFollowUp(tx: Tx, finished: ClassroomActivity, followUpActivityId: number): Promise<ClassroomActivity> {
+  // Two lessons of one classroom finishing at once may share their follow-up activity: each would find
+  // none and create one. A lock on the pair (classroom, follow-up activity), held to the end of the
+  // transaction, makes the second look only once the first has committed, and reuse what it created.
+  // (Advisory keys of two integers are a space of their own: the migration's and the demo's are one bigint.)
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${finished.classroomId}::int, ${followUpActivityId}::int)`;
   const existing = await tx.classroomActivity.findFirst({
     where: { classroomId: finished.classroomId, unitId: finished.unitId, activityId: followUpActivityId, visible: true },
     orderBy: { id: 'asc' },
