@@ -2,26 +2,60 @@ import { describe, expect, it } from 'vitest';
 import { fixture, ids, tokens } from '../kit/fixture.ts';
 import { gatewayForTests } from '../kit/gateway.ts';
 
-// What the hot reads leave prepared on a pooled connection of a PostgreSQL server (PGlite keeps no named
-// statements). pg_prepared_statements shows only its own connection's statements: every request below is
-// sent after the previous one answered, so the pool hands them all, and the final look, the connection it
-// released last (the most recently released idle connection is the next one lent). The cap is a
-// process-wide count: this file runs alone in its process, so no other test's selections count here.
+// The hot reads' named statements (src/db/client.ts, SqlRead): how many a classroom activity's selections
+// make, and whether PostgreSQL keeps one plan for each. PGlite keeps no named statements, so what is left
+// prepared is looked at on a PostgreSQL server only. pg_prepared_statements shows only its own
+// connection's statements: every request below is sent after the previous one answered, so the pool hands
+// them all, and the final look, the connection it released last (the most recently released idle
+// connection is the next one lent). The cap on named statements is a count kept by the process: this file
+// runs alone in its process, so no other test's selections count here.
 
 const onServer = Boolean(process.env.DATABASE_URL);
 
-describe.skipIf(!onServer)('prepared statements on a PostgreSQL server', () => {
-  // A token verified once stays so for the whole file: no token statement comes between the reads.
-  const gateway = gatewayForTests({ TOKEN_CACHE_TTL: '1 minute' });
+// A token verified once stays so for the whole file (the default 5 s could lapse midway and add a statement).
+const gateway = gatewayForTests({ TOKEN_CACHE_TTL: '1 minute' });
 
-  /** This connection's prepared statements whose name starts with `prefix`, with how PostgreSQL planned them. */
-  const preparedOnConnection = (prefix: string) =>
-    gateway.database.read<{ name: string; generic_plans: string; custom_plans: string }>(
-      'SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE starts_with(name, $1) ORDER BY name',
-      [prefix],
-    );
+/** This connection's prepared statements whose name starts with `prefix`, with how PostgreSQL planned them. */
+const preparedOnConnection = (prefix: string) =>
+  gateway.database.read<{ name: string; generic_plans: string; custom_plans: string }>(
+    'SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE starts_with(name, $1) ORDER BY name',
+    [prefix],
+  );
 
-  it('a page of activities is planned once and its plan reused, not planned afresh at every execution', async () => {
+describe('many different selections of a classroom activity', () => {
+  it(`each is answered in one statement, and at most 200 of them are kept as named statements${onServer ? '' : ' (what stays prepared: on a server only)'}`, async () => {
+    const id = String(ids.classroomActivity);
+    const fields = [
+      'activity { uid }',
+      'unit { name }',
+      'dueDate',
+      'assignedStudentIds',
+      'assignOnJoin',
+      'locked',
+      'pinned',
+      'completed',
+      'editionId',
+    ];
+    const all = (await gateway.graphql(`query($id: ID!) { classroomActivity(id: $id) { ${fields.join(' ')} } }`, { id }, tokens.owner)).data
+      .classroomActivity;
+    // 250 different subsets of the fields: as many read plans (src/modules/classroom-activities/read.ts).
+    for (let subset = 1; subset <= 250; subset += 1) {
+      const chosen = fields.filter((_, bit) => subset & (1 << bit));
+      const before = gateway.statements();
+      const answer = await gateway.graphql(`query($id: ID!) { classroomActivity(id: $id) { ${chosen.join(' ')} } }`, { id }, tokens.owner);
+      const statements = gateway.statements() - before;
+      const expected = Object.fromEntries(chosen.map((field) => field.split(' ')[0]!).map((key) => [key, all[key]]));
+      expect(answer).toEqual({ status: 200, data: { classroomActivity: expected } });
+      // The activity is its loader's own statement.
+      expect(statements).toBe(chosen[0] === 'activity { uid }' ? 2 : 1);
+    }
+    // All 251 plans ran on this connection: the first 200 under their names, the others unnamed.
+    if (onServer) expect(await preparedOnConnection('classroom_activity_read_')).toHaveLength(200);
+  });
+});
+
+describe.skipIf(!onServer)('a page of activities on a PostgreSQL server', () => {
+  it('is planned once and its plan reused, not planned afresh at every execution', async () => {
     await gateway.reset({ ...fixture(), activities: [], classroomActivities: [], activitySessions: [] });
     // A catalogue of a realistic size, just loaded, as after an import: on a few rows any plan is as good as
     // another, and the planner has no statistics yet (autovacuum, which would gather them, is kept away).
@@ -40,32 +74,5 @@ describe.skipIf(!onServer)('prepared statements on a PostgreSQL server', () => {
     expect(page).toBeDefined();
     expect(Number(page!.generic_plans)).toBeGreaterThanOrEqual(7);
     expect(Number(page!.custom_plans)).toBeLessThanOrEqual(5);
-  });
-
-  it('at most 200 read plans of a classroom activity are kept prepared, however many different selections come', async () => {
-    await gateway.reset();
-    const fields = [
-      'activity { uid }',
-      'unit { name }',
-      'dueDate',
-      'assignedStudentIds',
-      'assignOnJoin',
-      'locked',
-      'pinned',
-      'completed',
-      'editionId',
-    ];
-    // 250 different subsets of the fields: as many read plans (src/modules/classroom-activities/read.ts).
-    for (let subset = 1; subset <= 250; subset += 1) {
-      const chosen = fields.filter((_, bit) => subset & (1 << bit));
-      const answer = await gateway.graphql(
-        `query($id: ID!) { classroomActivity(id: $id) { ${chosen.join(' ')} } }`,
-        { id: String(ids.classroomActivity) },
-        tokens.owner,
-      );
-      expect(Object.keys(answer.data.classroomActivity)).toHaveLength(chosen.length);
-    }
-    // All 250 ran on this connection: the first 200 plans under their names, the others unnamed.
-    expect(await preparedOnConnection('classroom_activity_read_')).toHaveLength(200);
   });
 });
