@@ -247,3 +247,38 @@ describe('racing finish_lesson calls on two lessons of one classroom with the sa
     }
   });
 });
+
+describe('racing finish_lesson calls on two lessons that are each other’s follow-up', () => {
+  /** Two lessons of one classroom and unit whose activities follow up each other. */
+  const eachOthersFollowUp = () => {
+    const data = fixture();
+    return {
+      ...data,
+      activities: data.activities.map((activity) =>
+        activity.id === ids.followUp ? { ...activity, followUpActivityId: ids.lesson } : activity,
+      ),
+      classroomActivities: [
+        ...data.classroomActivities,
+        { id: 102, classroomId: ids.classroom, activityId: ids.followUp, unitId: ids.unit },
+      ],
+    };
+  };
+
+  it('both succeed, each naming the other, as in a row', async () => {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      await gateway.reset(eachOthersFollowUp());
+      const answers = await Promise.all(
+        [ids.classroomActivity, 102].map((id) =>
+          gateway.rest('PUT', finishLessonPath(id), { token: tokens.owner, body: { follow_up: true } }),
+        ),
+      );
+      expect(
+        answers.map((answer) => [answer.status, answer.body]),
+        `attempt ${attempt + 1}`,
+      ).toEqual([
+        [200, { follow_up_url: followUpUrlFor(102) }],
+        [200, { follow_up_url: followUpUrlFor(ids.classroomActivity) }],
+      ]);
+    }
+  });
+});
