@@ -120,6 +120,8 @@ export async function registerSubscriptions(
   };
   let settingUp = 0;
   let running = 0;
+  /** With tracing on, each subscription's trace and span ids, by its context (one per subscription). */
+  const traceOfSubscription = new WeakMap<object, Record<string, string>>();
 
   // At shutdown (src/main.ts): subscriptions still being set up finish, then every socket is closed with
   // 1001. Done before src/http/connections.ts destroys the sockets that never made an HTTP request.
@@ -140,10 +142,14 @@ export async function registerSubscriptions(
       ...(tracing
         ? {
             subscribe: (args: ExecutionArgs) =>
-              tracing.graphqlOperation(async () => subscribe(args), {
-                name: getOperationAST(args.document, args.operationName)?.name?.value,
-                type: 'subscription',
-              }),
+              tracing.graphqlOperation(
+                async () => {
+                  // The start and end log lines are written after the span has ended: they take its ids from here.
+                  traceOfSubscription.set(args.contextValue as object, tracing.logFields());
+                  return subscribe(args);
+                },
+                { name: getOperationAST(args.document, args.operationName)?.name?.value, type: 'subscription' },
+              ),
           }
         : {}),
       isProd: config.production,
@@ -209,16 +215,20 @@ export async function registerSubscriptions(
         const classroomActivityId = lessonEventsArgument(args, 'classroomActivityId');
         const viewer = ctx.extra.viewer;
         const who = viewer?.kind === 'user' ? viewer.user.id : null;
+        const trace = traceOfSubscription.get(args.contextValue as object);
         if (!(Symbol.asyncIterator in result)) {
           const code = result.errors?.[0]?.extensions?.code;
-          app.log.info({ subscription: id, operation: payload.operationName, userId: who, code }, 'subscription refused');
+          app.log.info({ subscription: id, operation: payload.operationName, userId: who, code, ...trace }, 'subscription refused');
           return;
         }
-        app.log.info({ subscription: id, operation: payload.operationName, userId: who, classroomActivityId }, 'subscription started');
+        app.log.info(
+          { subscription: id, operation: payload.operationName, userId: who, classroomActivityId, ...trace },
+          'subscription started',
+        );
         running += 1;
         return withEnd(result, () => {
           running -= 1;
-          app.log.info({ subscription: id, userId: who }, 'subscription ended');
+          app.log.info({ subscription: id, userId: who, ...trace }, 'subscription ended');
         });
       },
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: format(result.errors) } : undefined),

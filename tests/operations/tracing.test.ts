@@ -234,6 +234,12 @@ describe('tracing over OTLP/HTTP (http/json)', () => {
     const connectionInit = spans.find((span) => span.name === 'graphql-ws connection_init');
     const inConnectionInit = spans.filter((span) => span.traceId === connectionInit!.traceId);
     expect(inConnectionInit.map((span) => span.attributes['db.query.text'])).toContainEqual(expect.stringContaining('access_tokens'));
+    // Its start and end log lines carry the trace of its start (the end came with SIGTERM's 1001).
+    const lines = logLines(server).filter((line) => line.msg === 'subscription started' || line.msg === 'subscription ended');
+    expect(lines.map((line) => [line.msg, line.traceId, line.spanId])).toEqual([
+      ['subscription started', subscription!.traceId, subscription!.spanId],
+      ['subscription ended', subscription!.traceId, subscription!.spanId],
+    ]);
   });
 
   it('loaded the OpenTelemetry SDK (the check below can see it)', async () => {
