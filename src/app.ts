@@ -18,7 +18,7 @@ import { registerHardening, noteViewer, type HardeningOptions, type Lifecycle } 
 import { listenForScrapes, type MetricsListener } from './metrics/listener.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { playgroundRoutes, withPlayground } from './playground/plugin.ts';
-import { fromHttpStatus, httpErrorHandler } from './rest/errors.ts';
+import { answerClientError, fromHttpStatus, httpErrorHandler } from './rest/errors.ts';
 import { restRoutes } from './rest/plugin.ts';
 import { restSchemaExtension } from './rest/schema.ts';
 import type { Tracing } from './telemetry/tracing.ts';
@@ -63,6 +63,8 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
     requestIdHeader: 'x-request-id',
+    // Requests too slow, too large in their headers, or not HTTP: answered in the envelope, then closed.
+    clientErrorHandler: answerClientError,
     // A path whose percent-encoding is not UTF-8 is refused before routing: in the REST envelope too.
     frameworkErrors: (error, _request, reply) => {
       const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;

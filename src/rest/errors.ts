@@ -1,9 +1,11 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FieldErrors } from '../graphql/errors.ts';
 import { isDatabaseUnavailable, NOT_FOUND_MESSAGE, UNAVAILABLE_MESSAGE } from '../graphql/errors.ts';
 
-// GraphQL error codes → the legacy HTTP status and `meta` envelope (docs/contract.md, Errors). Nothing
-// else here.
+// GraphQL error codes → the legacy HTTP status and `meta` envelope (docs/contract.md, Errors), and the
+// HTTP-level failures in the same envelope. Nothing else here.
 
 export type MetaStatus =
   | 'bad_request'
@@ -56,6 +58,30 @@ export function fromHttpStatus(status: number, message: string): ErrorEnvelope {
     meta,
     status === 404 ? NOT_FOUND_MESSAGE : status >= 500 && status !== 503 ? 'Something went wrong on our side' : message,
   );
+}
+
+/** What a connection is answered when its request never becomes one Fastify can route (Node's codes). */
+const clientErrors: Record<string, [number, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request did not arrive in time (HEADERS_TIMEOUT, REQUEST_TIMEOUT)'],
+  HPE_HEADER_OVERFLOW: [431, `The request headers are larger than ${maxHeaderSize} bytes`],
+};
+
+/**
+ * Fastify's `clientErrorHandler`: a request too slow to arrive (408), with headers over Node's limit (431)
+ * or that is not HTTP (400) is answered in the same envelope, then its connection closed, as Node does. No
+ * route was found for it, so this is the one answer GraphQL and REST clients share.
+ */
+export function answerClientError(error: { code?: string }, socket: Socket): void {
+  // A connection reset leaves no one to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] = clientErrors[error.code ?? ''] ?? [400, 'The request is not valid HTTP'];
+  const body = JSON.stringify(fromHttpStatus(status, message));
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  socket.destroy();
 }
 
 /**

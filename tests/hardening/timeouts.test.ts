@@ -49,6 +49,12 @@ function drip(client: Client, text: string, everyMs: number): void {
   void client.closed.then(() => clearInterval(timer));
 }
 
+/** The answer the server wrote before closing: its status line and its JSON body. */
+function answerOf(client: Client): { statusLine: string; body: unknown } {
+  const [head = '', body = ''] = client.received().split('\r\n\r\n');
+  return { statusLine: head.split('\r\n')[0]!, body: body === '' ? undefined : JSON.parse(body) };
+}
+
 /** Sends one keep-alive GET /healthz on `client` and waits for its whole answer. */
 async function healthz(client: Client): Promise<string> {
   const start = client.received().length;
@@ -62,6 +68,11 @@ async function healthz(client: Client): Promise<string> {
   }
   return client.received().slice(start);
 }
+
+/** A request too slow to arrive, in the envelope every error body has (docs/contract.md, Errors). */
+const tooSlow = {
+  meta: { status: 'bad_request', message: 'The request did not arrive in time (HEADERS_TIMEOUT, REQUEST_TIMEOUT)', errors: null },
+};
 
 describe('timeouts (HEADERS_TIMEOUT=2s, REQUEST_TIMEOUT=4s, KEEP_ALIVE_TIMEOUT=1s)', () => {
   let gateway: Gateway;
@@ -82,7 +93,7 @@ describe('timeouts (HEADERS_TIMEOUT=2s, REQUEST_TIMEOUT=4s, KEEP_ALIVE_TIMEOUT=1
     const after = await closedWithin(client, 2_000 + CHECK_INTERVAL_MS + SLACK_MS);
     expect(after, 'still open').not.toBeNull();
     expect(after!).toBeGreaterThanOrEqual(1_900);
-    expect(client.received()).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answerOf(client)).toEqual({ statusLine: 'HTTP/1.1 408 Request Timeout', body: tooSlow });
   }, 20_000);
 
   it('closes a connection that never sends a byte once HEADERS_TIMEOUT has passed', async () => {
@@ -99,7 +110,25 @@ describe('timeouts (HEADERS_TIMEOUT=2s, REQUEST_TIMEOUT=4s, KEEP_ALIVE_TIMEOUT=1
     const after = await closedWithin(client, 4_000 + CHECK_INTERVAL_MS + SLACK_MS);
     expect(after, 'still open').not.toBeNull();
     expect(after!).toBeGreaterThanOrEqual(3_900);
-    expect(client.received()).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answerOf(client)).toEqual({ statusLine: 'HTTP/1.1 408 Request Timeout', body: tooSlow });
+  }, 20_000);
+
+  it('answers a request that is not HTTP with 400, and one whose headers are too large with 431, in the envelope, and closes it', async () => {
+    const garbled = await open(port);
+    garbled.socket.write('HELLO / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    expect(await closedWithin(garbled, 5_000), 'still open').not.toBeNull();
+    expect(answerOf(garbled)).toEqual({
+      statusLine: 'HTTP/1.1 400 Bad Request',
+      body: { meta: { status: 'bad_request', message: 'The request is not valid HTTP', errors: null } },
+    });
+
+    const oversized = await open(port);
+    oversized.socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(await closedWithin(oversized, 5_000), 'still open').not.toBeNull();
+    expect(answerOf(oversized)).toEqual({
+      statusLine: 'HTTP/1.1 431 Request Header Fields Too Large',
+      body: { meta: { status: 'bad_request', message: 'The request headers are larger than 16384 bytes', errors: null } },
+    });
   }, 20_000);
 
   it('keeps a connection alive between requests, and closes it KEEP_ALIVE_TIMEOUT after the last answer', async () => {
