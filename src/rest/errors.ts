@@ -76,7 +76,9 @@ export function answerClientError(error: { code?: string }, socket: Socket): voi
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, message] = clientErrors[error.code ?? ''] ?? [400, 'The request is not valid HTTP'];
   const body = JSON.stringify(fromHttpStatus(status, message));
-  if (socket.writable)
+  // As Node's own handler: never in the middle of an answer already being written on this connection.
+  const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !answering?.headersSent)
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
