@@ -213,6 +213,19 @@ describe('racing finish_lesson calls on one classroom activity', () => {
   });
 });
 
+/** The second lesson the two tests below add to the fixture's classroom and unit. */
+const SECOND_LESSON = 102;
+
+/** Loads `data`, then has the owner finish the fixture's lesson and the second one at once, with follow_up, over REST. */
+async function finishBothAtOnce(data: unknown) {
+  await gateway.reset(data);
+  return Promise.all(
+    [ids.classroomActivity, SECOND_LESSON].map((id) =>
+      gateway.rest('PUT', finishLessonPath(id), { token: tokens.owner, body: { follow_up: true } }),
+    ),
+  );
+}
+
 describe('racing finish_lesson calls on two lessons of one classroom with the same follow-up activity', () => {
   /** The fixture plus a second lesson in the same classroom and unit, of another activity with the same follow-up. */
   const twoLessons = () => {
@@ -223,7 +236,10 @@ describe('racing finish_lesson calls on two lessons of one classroom with the sa
         ...data.activities,
         { id: 13, uid: 'activity-sibling-0000001', name: 'Parallel Structure, again', followUpActivityId: ids.followUp },
       ],
-      classroomActivities: [...data.classroomActivities, { id: 102, classroomId: ids.classroom, activityId: 13, unitId: ids.unit }],
+      classroomActivities: [
+        ...data.classroomActivities,
+        { id: SECOND_LESSON, classroomId: ids.classroom, activityId: 13, unitId: ids.unit },
+      ],
     };
   };
 
@@ -231,12 +247,7 @@ describe('racing finish_lesson calls on two lessons of one classroom with the sa
     // Rule 6 reuses the classroom's follow-up in the unit when there is one: in a row, the second finish
     // reuses what the first created. Several tries, since a race may or may not interleave.
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      await gateway.reset(twoLessons());
-      const answers = await Promise.all(
-        [ids.classroomActivity, 102].map((id) =>
-          gateway.rest('PUT', finishLessonPath(id), { token: tokens.owner, body: { follow_up: true } }),
-        ),
-      );
+      const answers = await finishBothAtOnce(twoLessons());
       expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
       const followUps = await followUpClassroomActivities(gateway);
       expect(followUps, `attempt ${attempt + 1}`).toHaveLength(1);
@@ -259,24 +270,21 @@ describe('racing finish_lesson calls on two lessons that are each other’s foll
       ),
       classroomActivities: [
         ...data.classroomActivities,
-        { id: 102, classroomId: ids.classroom, activityId: ids.followUp, unitId: ids.unit },
+        { id: SECOND_LESSON, classroomId: ids.classroom, activityId: ids.followUp, unitId: ids.unit },
       ],
     };
   };
 
   it('both succeed, each naming the other, as in a row', async () => {
+    // Each finish locks its own lesson, then unlocks the other (its follow-up): opposite orders, so
+    // PostgreSQL may pick one as a deadlock's victim, and that one is run again (src/db/transaction.ts).
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      await gateway.reset(eachOthersFollowUp());
-      const answers = await Promise.all(
-        [ids.classroomActivity, 102].map((id) =>
-          gateway.rest('PUT', finishLessonPath(id), { token: tokens.owner, body: { follow_up: true } }),
-        ),
-      );
+      const answers = await finishBothAtOnce(eachOthersFollowUp());
       expect(
         answers.map((answer) => [answer.status, answer.body]),
         `attempt ${attempt + 1}`,
       ).toEqual([
-        [200, { follow_up_url: followUpUrlFor(102) }],
+        [200, { follow_up_url: followUpUrlFor(SECOND_LESSON) }],
         [200, { follow_up_url: followUpUrlFor(ids.classroomActivity) }],
       ]);
     }
