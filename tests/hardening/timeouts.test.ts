@@ -7,8 +7,9 @@ import { startGateway, type Gateway } from '../kit/gateway.ts';
 // Slow and idle clients may not hold connections: over real sockets, a client that sends its headers a
 // byte at a time, one that sends nothing, one that sends its body a byte at a time and an idle kept-alive
 // connection are each closed by the server within their configured time; connections beyond
-// MAX_CONNECTIONS are closed at once while the earlier ones keep working. Node checks the headers and
-// request timeouts once a second (src/app.ts), hence the margins.
+// MAX_CONNECTIONS are closed at once while the earlier ones keep working. Those refused before any route
+// (too slow, not HTTP, headers too large) are answered in the error envelope first. Node checks the
+// headers and request timeouts once a second (src/app.ts), hence the margins.
 
 const CHECK_INTERVAL_MS = 1_000;
 // Generous: two cores shared with other test runs.
