@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { GraphQLContext } from './context.ts';
 import { ErrorCode, formatErrorFor } from './errors.ts';
 import type { GraphQLSchema } from 'graphql';
+import { compiledExecution } from './executor.ts';
 
 /** The limits every operation meets, from /graphql and from the REST shim alike (README lists them). */
 export const graphqlLimits = {
@@ -63,7 +64,8 @@ export function createApollo({
   const armor = armorFor();
 
   return new ApolloServer<GraphQLContext>({
-    schema,
+    // Operations run compiled by graphql-jit (src/graphql/executor.ts), through Apollo's gateway interface.
+    gateway: compiledExecution(schema),
     // These packages' types resolve to @apollo/server's CommonJS declarations; the objects are the same.
     plugins: [
       ...armor.plugins,
