@@ -14,9 +14,11 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 
 // Operations run as JavaScript compiled for their document by graphql-jit, instead of graphql-js walking
-// the document for every field of every request: 16% fewer instructions per activity read (README
+// the document for every field of every request: 17% less CPU per activity read, 25% per lesson (README
 // Performance). Apollo's gateway interface is how Apollo Server 5 takes an executor other than graphql-js's;
-// parsing, validation, the limits, plugins and error formatting stay Apollo's. graphql-js still runs:
+// parsing, validation, the limits, plugins and error formatting stay Apollo's. (Apollo's request context
+// for a gateway is patched, patches/@apollo+server+5.5.1.patch: as published it kept each request's
+// objects alive until the next full collection, which cost as much as compiling saved.) graphql-js still runs:
 //   - the variables' coercion, so a bad variable is refused in its words (and Apollo's BAD_USER_INPUT), and
 //     graphql-jit is given the values it coerced (graphql-jit leaves out an input field's default when the
 //     field is non-null: `conceptResults: [...]! = []`). Coercing them again changes nothing: no input of
