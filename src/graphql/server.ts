@@ -1,10 +1,10 @@
-import { ApolloServer, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin, type BaseContext, type GraphQLRequestListener } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { FastifyBaseLogger } from 'fastify';
 import type { GraphQLContext } from './context.ts';
 import { ErrorCode, formatErrorFor } from './errors.ts';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLError, OperationTypeNode, type GraphQLSchema } from 'graphql';
 import { compiledExecution } from './executor.ts';
 
 /** The limits every operation meets, from /graphql and from the REST shim alike (README lists them). */
@@ -16,21 +16,28 @@ export const graphqlLimits = {
   costLimit: 5_000,
 };
 
-/** An answer whose errors say the database is down is HTTP 503, as REST's is (clients and balancers retry). */
-const unavailableIs503: ApolloServerPlugin<GraphQLContext> = {
-  async requestDidStart() {
-    return {
-      async willSendResponse({ response }) {
-        if (
-          response.body.kind === 'single' &&
-          response.body.singleResult.errors?.some((error) => error.extensions?.code === ErrorCode.UNAVAILABLE)
-        ) {
-          response.http.status = 503;
-        }
-      },
-    };
+// The gateway's own rules for an operation's answer. Their hooks read only the request they are given, so
+// every request shares one listener object (Apollo asks for one per request).
+const answerRules: GraphQLRequestListener<GraphQLContext> = {
+  /** Subscriptions are the WebSocket's (src/graphql/subscriptions.ts), as queries and mutations are HTTP's. */
+  async didResolveOperation({ operation }) {
+    if (operation?.operation === OperationTypeNode.SUBSCRIPTION) {
+      throw new GraphQLError('Subscriptions are served over WebSocket (graphql-transport-ws) at /graphql; send them there', {
+        extensions: { code: ErrorCode.BAD_REQUEST, http: { status: 400 } },
+      });
+    }
+  },
+  /** An answer whose errors say the database is down is HTTP 503, as REST's is (clients and balancers retry). */
+  async willSendResponse({ response }) {
+    if (
+      response.body.kind === 'single' &&
+      response.body.singleResult.errors?.some((error) => error.extensions?.code === ErrorCode.UNAVAILABLE)
+    ) {
+      response.http.status = 503;
+    }
   },
 };
+const answerRulesPlugin: ApolloServerPlugin<GraphQLContext> = { requestDidStart: async () => answerRules };
 
 /** graphql-armor's plugins and validation rules for the gateway's limits (the WebSocket transport uses its rules too). */
 export function armorFor() {
@@ -73,7 +80,7 @@ export function createApollo({
       ApolloServerPluginLandingPageDisabled(),
       // No @cacheControl hints in the schema: the default plugin would still wrap every field resolver.
       ApolloServerPluginCacheControlDisabled(),
-      unavailableIs503,
+      answerRulesPlugin,
       ...plugins,
     ] as unknown as ApolloServerPlugin<GraphQLContext>[],
     validationRules: armor.validationRules,

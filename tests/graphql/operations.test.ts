@@ -76,3 +76,15 @@ describe('variables', () => {
     expect(created.data.createActivity).toEqual({ flags: ['beta', 'alpha'], data: { nested: { value: { answer: 42 } } } });
   });
 });
+
+describe('subscriptions', () => {
+  it('refuses a subscription sent over HTTP as the client’s error, naming the WebSocket that serves it', async () => {
+    const answer = await ask(
+      { query: `subscription { lessonEvents(classroomActivityId: "${ids.classroomActivity}") { kind } }` },
+      tokens.owner,
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.errors).toEqual([{ message: expect.stringContaining('WebSocket'), extensions: { code: 'BAD_REQUEST' } }]);
+    expect(answer.data).toBeUndefined();
+  });
+});
