@@ -62,6 +62,28 @@ describe('variables', () => {
     expect(Object.keys(both)).toEqual(['uid', 'name']);
   });
 
+  it('skips and includes fragments by variables, and a field selected both inside and outside one', async () => {
+    const query = `query ($include: Boolean!, $skip: Boolean!) {
+      activity(id: "${uids.lesson}") {
+        uid
+        ...Named @include(if: $include)
+        ... on Activity @skip(if: $skip) { description uid }
+      }
+    }
+    fragment Named on Activity { name uid }`;
+    for (const [include, skip] of [
+      [false, true],
+      [true, false],
+      [true, true],
+      [false, false],
+    ] as const) {
+      const { data } = await ask({ query, variables: { include, skip } });
+      const expected = ['uid', ...(include ? ['name'] : []), ...(skip ? [] : ['description'])];
+      expect(Object.keys(data.activity).sort(), JSON.stringify({ include, skip })).toEqual(expected.sort());
+      expect(data.activity.uid).toBe(uids.lesson);
+    }
+  });
+
   it('reads a variable inside a list or object literal', async () => {
     const created = await ask(
       {
