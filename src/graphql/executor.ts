@@ -46,10 +46,15 @@ function hasVariableInLiteral(document: DocumentNode): boolean {
   return found;
 }
 
+/** graphql-jit's function for the operation, else graphql-js (also for a document graphql-jit fails to compile). */
 function planFor(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): Plan {
   if (hasVariableInLiteral(document)) return byGraphqlJs;
-  const compiled = compileQuery(schema, document, operationName, { disablingCapturingStackErrors: true });
-  return isCompiledQuery(compiled) ? compiled : byGraphqlJs;
+  try {
+    const compiled = compileQuery(schema, document, operationName, { disablingCapturingStackErrors: true });
+    return isCompiledQuery(compiled) ? compiled : byGraphqlJs;
+  } catch {
+    return byGraphqlJs;
+  }
 }
 
 /**
