@@ -1,6 +1,7 @@
 // How an operation is chosen and run (src/graphql/executor.ts): operations are compiled once per document
 // and operation name, and the answers must be graphql-js's — asked once or again, whichever operation of a
-// document is named, whatever the variables leave out, and with variables inside literals.
+// document is named, whatever the variables leave out, and with variables inside literals. And what is
+// not run here: a subscription, which the WebSocket serves.
 
 import { describe, expect, it } from 'vitest';
 import { ids, tokens, uids } from '../kit/fixture.ts';
