@@ -1,5 +1,6 @@
 import type { Db } from './client.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
+import { causeChain } from './errors.ts';
 
 export type Tx = Prisma.TransactionClient;
 
@@ -15,18 +16,13 @@ const ATTEMPTS = 3;
  * P2010 carrying the driver adapter's error from a raw one.
  */
 function lostARace(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; depth += 1) {
-    const candidate = e as {
-      code?: unknown;
-      meta?: { driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } };
-      cause?: unknown;
-    };
+  for (const e of causeChain(error)) {
+    const candidate = e as { code?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } } };
     if (candidate.code === 'P2034') return true;
     if (typeof candidate.code === 'string' && LOST_RACE_CODES.has(candidate.code)) return true;
     const adapterCause = candidate.meta?.driverAdapterError?.cause;
     if (adapterCause?.kind === 'TransactionWriteConflict') return true;
     if (typeof adapterCause?.originalCode === 'string' && LOST_RACE_CODES.has(adapterCause.originalCode)) return true;
-    e = candidate.cause;
   }
   return false;
 }

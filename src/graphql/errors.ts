@@ -1,5 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
+import { causeChain } from '../db/errors.ts';
 import { isJsonTooDeepError } from './json.ts';
 
 // Every error a client may see is raised here, once, with its `extensions.code`; the REST shim only
@@ -71,8 +72,8 @@ const unavailableCodes = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', '
 
 /** True for an error that says the database cannot be reached, whatever layer raised it. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; depth += 1) {
-    const candidate = e as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown; extensions?: { code?: unknown } };
+  for (const e of causeChain(error)) {
+    const candidate = e as { code?: unknown; name?: unknown; message?: unknown; extensions?: { code?: unknown } };
     if (typeof candidate.code === 'string' && unavailableCodes.has(candidate.code)) return true;
     if (candidate.extensions?.code === ErrorCode.UNAVAILABLE) return true;
     if (candidate.name === 'PrismaClientInitializationError') return true;
@@ -83,7 +84,6 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       )
     )
       return true;
-    e = candidate.cause;
   }
   return false;
 }
