@@ -30,7 +30,7 @@ export const NOT_FOUND_MESSAGE = 'The resource you were looking for does not exi
 export const notFound = () => fail(ErrorCode.NOT_FOUND, NOT_FOUND_MESSAGE);
 export const unauthenticated = (message = 'Sign in with a valid access token') => fail(ErrorCode.UNAUTHENTICATED, message);
 export const forbidden = (message = 'You are not allowed to do this') => fail(ErrorCode.FORBIDDEN, message);
-export const badRequest = (message: string) => fail(ErrorCode.BAD_REQUEST, message);
+export const badRequest = (message: string, extensions?: Record<string, unknown>) => fail(ErrorCode.BAD_REQUEST, message, extensions);
 export const payloadTooLarge = (message: string) => fail(ErrorCode.PAYLOAD_TOO_LARGE, message);
 export const badUserInput = (fields: FieldErrors, message = 'Some fields are invalid') =>
   fail(ErrorCode.BAD_USER_INPUT, message, { fields });

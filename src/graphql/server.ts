@@ -3,8 +3,8 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { FastifyBaseLogger } from 'fastify';
 import type { GraphQLContext } from './context.ts';
-import { ErrorCode, formatErrorFor } from './errors.ts';
-import { GraphQLError, OperationTypeNode, type GraphQLSchema } from 'graphql';
+import { badRequest, ErrorCode, formatErrorFor } from './errors.ts';
+import { OperationTypeNode, type GraphQLSchema } from 'graphql';
 import { compiledExecution } from './executor.ts';
 
 /** The limits every operation meets, from /graphql and from the REST shim alike (README lists them). */
@@ -22,8 +22,9 @@ const answerRules: GraphQLRequestListener<GraphQLContext> = {
   /** Subscriptions are the WebSocket's (src/graphql/subscriptions.ts), as queries and mutations are HTTP's. */
   async didResolveOperation({ operation }) {
     if (operation?.operation === OperationTypeNode.SUBSCRIPTION) {
-      throw new GraphQLError('Subscriptions are served over WebSocket (graphql-transport-ws) at /graphql; send them there', {
-        extensions: { code: ErrorCode.BAD_REQUEST, http: { status: 400 } },
+      // Apollo answers with the status in `extensions.http` (and leaves it out of the error it sends).
+      throw badRequest('Subscriptions are served over WebSocket (graphql-transport-ws) at /graphql; send them there', {
+        http: { status: 400 },
       });
     }
   },
