@@ -7,7 +7,7 @@ import { TOKEN_CHANGES_CHANNEL, TokenCache } from './auth/token-cache.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { createContext } from './graphql/context.ts';
-import { rethrowUnavailable } from './graphql/errors.ts';
+import { rethrowUnavailable } from './db/errors.ts';
 import { withCsrfPrevention } from './graphql/csrf.ts';
 import { buildSchema } from './graphql/schema.ts';
 import { armorFor, createApollo } from './graphql/server.ts';
@@ -18,7 +18,7 @@ import { registerHardening, noteViewer, type HardeningOptions, type Lifecycle } 
 import { listenForScrapes, type MetricsListener } from './metrics/listener.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { playgroundRoutes, withPlayground } from './playground/plugin.ts';
-import { answerClientError, fromHttpStatus, httpErrorHandler } from './rest/errors.ts';
+import { answerClientError, fromHttpStatus, httpErrorHandler } from './http/errors.ts';
 import { restRoutes } from './rest/plugin.ts';
 import { restSchemaExtension } from './rest/schema.ts';
 import type { Tracing } from './telemetry/tracing.ts';

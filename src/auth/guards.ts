@@ -1,5 +1,5 @@
 import type { User } from '../generated/prisma/client.ts';
-import { forbidden, unauthenticated } from '../graphql/errors.ts';
+import { forbidden, unauthenticated } from '../core/errors.ts';
 import type { Viewer } from './viewer.ts';
 
 // Who may do what (docs/contract.md, Who may do what). Each guard runs after the resource was found,

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { issueAccessToken, UnknownUserError } from '../auth/access-tokens.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
-import { parseNumericId } from '../graphql/validation.ts';
+import { parseNumericId } from '../core/validation.ts';
 import { runCommand, UsageError } from './run.ts';
 
 // npm run token:create -- --user ID [--expires-in-days N]

@@ -6,7 +6,7 @@ import { activityLoaders } from '../modules/activities/loaders.ts';
 import type { LessonEventHub } from '../modules/classroom-activities/lesson-events.ts';
 import { classroomActivityLoaders } from '../modules/classroom-activities/loaders.ts';
 import { userLoaders } from '../modules/users/loaders.ts';
-import { loadersOnFirstUse } from './load.ts';
+import { loadersOnFirstUse } from '../core/load.ts';
 
 /** Configuration the resolvers need. */
 export type ContextSettings = {

@@ -9,7 +9,7 @@ import { milestoneResolvers } from '../modules/milestones/resolvers.ts';
 import { userResolvers } from '../modules/users/resolvers.ts';
 import { projectRoot } from '../paths.ts';
 import type { GraphQLContext } from './context.ts';
-import { JSONObjectScalar } from './json.ts';
+import { JSONObjectScalar } from '../core/json.ts';
 
 export const schemaPath = join(projectRoot, 'schema.graphql');
 

@@ -3,7 +3,8 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { FastifyBaseLogger } from 'fastify';
 import type { GraphQLContext } from './context.ts';
-import { badRequest, ErrorCode, formatErrorFor } from './errors.ts';
+import { badRequest, ErrorCode } from '../core/errors.ts';
+import { formatErrorFor } from './format-error.ts';
 import { OperationTypeNode, type GraphQLSchema } from 'graphql';
 import { compiledExecution } from './executor.ts';
 

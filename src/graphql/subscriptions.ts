@@ -26,7 +26,8 @@ import type { Database } from '../db/client.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
 import { authorizationKey } from '../http/hardening.ts';
 import { createContext, type ContextSettings, type GraphQLContext } from './context.ts';
-import { formatErrorFor, rethrowUnavailable } from './errors.ts';
+import { rethrowUnavailable } from '../db/errors.ts';
+import { formatErrorFor } from './format-error.ts';
 import { graphqlLimits } from './server.ts';
 
 // Live lessons' transport (docs/contract.md, Live lessons): graphql-ws's graphql-transport-ws protocol on

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { fromHttpStatus } from '../rest/errors.ts';
+import { fromHttpStatus } from './errors.ts';
 
 // Admission control for large bodies (README, Limits): a request's memory grows with its body (parsed,
 // validated, sent to the database: a 5 MB finish_lesson holds ~20 MB at its peak), so the bodies worked

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { Redis } from 'ioredis';
 import type { Viewer } from '../auth/viewer.ts';
 import type { Config } from '../config.ts';
-import { fromHttpStatus } from '../rest/errors.ts';
+import { fromHttpStatus } from './errors.ts';
 import { registerAdmission, type AdmissionStats } from './admission.ts';
 
 // What every request meets before its route: security headers, the rate limit, the drain at shutdown,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonObject } from '../graphql/validation.ts';
+import { jsonObject } from '../core/validation.ts';
 
 // The import file format (docs/contract.md, Running it). Every list is optional; ids are the records' own.
 

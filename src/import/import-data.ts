@@ -3,7 +3,7 @@ import { hashToken, tokenPrefix } from '../auth/tokens.ts';
 import type { Tx } from '../db/transaction.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { conceptResultFingerprint } from '../modules/classroom-activities/concept-results.ts';
-import { formatPath } from '../graphql/validation.ts';
+import { formatPath } from '../core/validation.ts';
 import { importFile, type ImportFile } from './format.ts';
 
 // Loads the import format (docs/contract.md, Running it) inside the caller's transaction: everything is

@@ -2,7 +2,7 @@ import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PoolStats } from '../db/client.ts';
-import { isClientErrorCode } from '../graphql/errors.ts';
+import { isClientErrorCode } from '../graphql/format-error.ts';
 import type { LiveCounts } from '../graphql/subscriptions.ts';
 import type { AdmissionStats } from '../http/admission.ts';
 

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { badRequest, badUserInput, quote, type FieldErrors } from '../graphql/errors.ts';
+import { badRequest, badUserInput, quote, type FieldErrors } from '../core/errors.ts';
 
 // The /api/v1 bodies in the domain's words: snake_case keys become the GraphQL inputs' camelCase, so one
 // schema per input checks both faces (src/modules/*/input.ts), and the field paths of its errors are put

@@ -1,4 +1,4 @@
-import type { MetaStatus } from './errors.ts';
+import type { MetaStatus } from '../http/errors.ts';
 import { routes as routeTable, type JsonSchema, type RestRoute } from './routes.ts';
 
 // The OpenAPI 3.1 document of the /api/v1 routes, generated from the route table (routes.ts): one

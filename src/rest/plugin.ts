@@ -2,7 +2,7 @@ import type { ApolloServer } from '@apollo/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GraphQLContext } from '../graphql/context.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
-import { fromGraphQLError } from './errors.ts';
+import { fromGraphQLError } from '../http/errors.ts';
 import { docsPage, openApiDocument } from './openapi.ts';
 import { routes, type RestRoute } from './routes.ts';
 

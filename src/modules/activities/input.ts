@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonObject, nonEmptyString, numericId, optional, parseInput, storableText } from '../../graphql/validation.ts';
+import { jsonObject, nonEmptyString, numericId, optional, parseInput, storableText } from '../../core/validation.ts';
 
 // What an activity write may say: CreateActivityInput and UpdateActivityInput, checked field by field.
 

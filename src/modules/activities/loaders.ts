@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../../db/client.ts';
-import { byKey } from '../../graphql/load.ts';
+import { byKey } from '../../core/load.ts';
 
 /** Made on first use, per request (see loadersOnFirstUse). */
 export const activityLoaders = {

@@ -1,8 +1,8 @@
 import { allowAnonymous, requireStaff } from '../../auth/guards.ts';
 import type { Activity } from '../../generated/prisma/client.ts';
 import type { GraphQLContext } from '../../graphql/context.ts';
-import { notFound } from '../../graphql/errors.ts';
-import { selectionAt } from '../../graphql/look-ahead.ts';
+import { notFound } from '../../core/errors.ts';
+import { selectionAt } from '../../core/look-ahead.ts';
 import type { Activity as ActivityModel, ActivityClassification as ActivityClassificationModel } from '../../generated/prisma/client.ts';
 import type {
   Resolvers,
@@ -12,7 +12,7 @@ import type {
   ActivityClassificationResolvers,
 } from '../../graphql/types.generated.ts';
 import type { ActivityPage, ActivityUidAndFlag } from '../../graphql/mappers.ts';
-import type { Strict } from '../../graphql/strict.ts';
+import type { Strict } from '../../core/strict.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { parseActivityChanges, parseNewActivity } from './input.ts';
 import * as activities from './service.ts';

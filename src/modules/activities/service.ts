@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { SqlRead } from '../../db/client.ts';
 import { Prisma, type Activity, type ActivityClassification } from '../../generated/prisma/client.ts';
-import { addFieldError, badUserInput, quote, type FieldErrors } from '../../graphql/errors.ts';
+import { addFieldError, badUserInput, quote, type FieldErrors } from '../../core/errors.ts';
 import type { ActivityPage, ActivityUidAndFlag } from '../../graphql/mappers.ts';
-import { isStorableText } from '../../graphql/json.ts';
-import { parseNumericId } from '../../graphql/validation.ts';
+import { isStorableText } from '../../core/json.ts';
+import { parseNumericId } from '../../core/validation.ts';
 import type { ActivityFields, NewActivityFields } from './input.ts';
 
 type Tx = Prisma.TransactionClient;

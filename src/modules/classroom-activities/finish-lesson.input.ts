@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { payloadTooLarge } from '../../graphql/errors.ts';
-import { jsonObject, nonEmptyString, optional, parseInput, storableText } from '../../graphql/validation.ts';
+import { payloadTooLarge } from '../../core/errors.ts';
+import { jsonObject, nonEmptyString, optional, parseInput, storableText } from '../../core/validation.ts';
 import type { UidReference } from './finish-lesson.ts';
 
 // finish_lesson's input (docs/contract.md, finish_lesson), in FinishLessonInput's shape, checked once here

@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/transaction.ts';
 import type { ClassroomActivity } from '../../generated/prisma/client.ts';
-import { addFieldError, badUserInput, notFound, quote, type FieldErrors } from '../../graphql/errors.ts';
-import { isStorableText } from '../../graphql/json.ts';
+import { addFieldError, badUserInput, notFound, quote, type FieldErrors } from '../../core/errors.ts';
+import { isStorableText } from '../../core/json.ts';
 import type { FinishLessonResult } from '../../graphql/mappers.ts';
 import { COMPLETE_CUSTOMIZED_LESSON, grantMilestone } from '../milestones/service.ts';
 import { conceptResultFingerprint } from './concept-results.ts';

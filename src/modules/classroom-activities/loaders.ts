@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { Db } from '../../db/client.ts';
 import type { Classroom, Unit, User } from '../../generated/prisma/client.ts';
 import type { ConceptResultWithConcept, SessionWithStudent } from '../../graphql/mappers.ts';
-import { byKey, groupByKey } from '../../graphql/load.ts';
+import { byKey, groupByKey } from '../../core/load.ts';
 
 /** Made on first use, per request (see loadersOnFirstUse). */
 export const classroomActivityLoaders = {

@@ -1,9 +1,9 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { SqlRead } from '../../db/client.ts';
 import type { Classroom, ClassroomActivity, Unit, User } from '../../generated/prisma/client.ts';
-import { selectionOf, type Selection } from '../../graphql/look-ahead.ts';
+import { selectionOf, type Selection } from '../../core/look-ahead.ts';
 import type { ConceptResultWithConcept, SessionWithStudent } from '../../graphql/mappers.ts';
-import { parseNumericId } from '../../graphql/validation.ts';
+import { parseNumericId } from '../../core/validation.ts';
 
 // The classroom activity as a teacher reads it (Query.classroomActivity, REST student_names and
 // teacher_and_classroom_name): one driver-level statement (see SqlRead) that brings, with the classroom

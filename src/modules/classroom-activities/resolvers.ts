@@ -7,9 +7,9 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { GraphQLContext } from '../../graphql/context.ts';
-import { badUserInput, forbidden, notFound, type FieldErrors } from '../../graphql/errors.ts';
+import { badUserInput, forbidden, notFound, type FieldErrors } from '../../core/errors.ts';
 import type { ConceptResultWithConcept, FinishLessonResult, SessionWithStudent } from '../../graphql/mappers.ts';
-import type { Strict } from '../../graphql/strict.ts';
+import type { Strict } from '../../core/strict.ts';
 import type {
   ActivitySessionResolvers,
   ClassroomActivityResolvers,
@@ -23,7 +23,7 @@ import type {
 import { finishLesson, lookUpReferences } from './finish-lesson.ts';
 import { parseFinishLessonInput, uidReferences, type FinishLessonCommand } from './finish-lesson.input.ts';
 import { requireUser } from '../../auth/guards.ts';
-import { selectionAt } from '../../graphql/look-ahead.ts';
+import { selectionAt } from '../../core/look-ahead.ts';
 import type { LessonEventMessage } from './lesson-events.ts';
 import { readClassroomActivity, readPlanOf } from './read.ts';
 import { findClassroomActivity, launchLesson, ownerOf, requireTeacherOf, unpinAndLock } from './service.ts';

@@ -4,8 +4,8 @@ import type { Viewer } from '../../auth/viewer.ts';
 import type { Db } from '../../db/client.ts';
 import type { Tx } from '../../db/transaction.ts';
 import type { Classroom, ClassroomActivity, ClassroomTeacher, Unit, User } from '../../generated/prisma/client.ts';
-import { forbidden } from '../../graphql/errors.ts';
-import { parseNumericId } from '../../graphql/validation.ts';
+import { forbidden } from '../../core/errors.ts';
+import { parseNumericId } from '../../core/validation.ts';
 import { notifyLessonEvent } from './lesson-events.ts';
 
 /** A classroom activity as read for a viewer: its classroom with the owner and the viewer's membership, and its unit. */

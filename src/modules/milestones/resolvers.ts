@@ -1,7 +1,7 @@
 import { requireUser } from '../../auth/guards.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { PublishEditionResult } from '../../graphql/mappers.ts';
-import type { Strict } from '../../graphql/strict.ts';
+import type { Strict } from '../../core/strict.ts';
 import type { PublishEditionPayloadResolvers, Resolvers } from '../../graphql/types.generated.ts';
 import { publishEdition } from './service.ts';
 

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../../db/client.ts';
 import type { Milestone, Objective, User } from '../../generated/prisma/client.ts';
-import { byKey, groupByKey } from '../../graphql/load.ts';
+import { byKey, groupByKey } from '../../core/load.ts';
 
 /** Made on first use, per request (see loadersOnFirstUse). */
 export const userLoaders = {

@@ -1,8 +1,8 @@
 import { allowAnonymous } from '../../auth/guards.ts';
 import type { User as UserModel, Milestone as MilestoneModel, Objective as ObjectiveModel } from '../../generated/prisma/client.ts';
 import type { GraphQLContext } from '../../graphql/context.ts';
-import { forbidden } from '../../graphql/errors.ts';
-import type { Strict } from '../../graphql/strict.ts';
+import { forbidden } from '../../core/errors.ts';
+import type { Strict } from '../../core/strict.ts';
 import type { MilestoneResolvers, ObjectiveResolvers, Resolvers, UserResolvers } from '../../graphql/types.generated.ts';
 
 /** A user's milestones and objectives are theirs alone to read. */

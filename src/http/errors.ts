@@ -1,11 +1,11 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FieldErrors } from '../graphql/errors.ts';
-import { isDatabaseUnavailable, NOT_FOUND_MESSAGE, UNAVAILABLE_MESSAGE } from '../graphql/errors.ts';
+import { NOT_FOUND_MESSAGE, UNAVAILABLE_MESSAGE, type FieldErrors } from '../core/errors.ts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 
-// GraphQL error codes → the legacy HTTP status and `meta` envelope (docs/contract.md, Errors), and the
-// HTTP-level failures in the same envelope. Nothing else here.
+// The one error envelope of every HTTP answer that is not GraphQL's own (docs/contract.md, Errors): an
+// error code → its HTTP status and `meta` body, and the HTTP-level failures in the same shape.
 
 export type MetaStatus =
   | 'bad_request'

@@ -1,0 +1,56 @@
+import { GraphQLError } from 'graphql';
+
+// Every error a client may see is raised through these, once, with its `extensions.code`: GraphQL answers
+// it as it is, and HTTP translates the code to a status (src/http/errors.ts).
+
+export const ErrorCode = {
+  NOT_FOUND: 'NOT_FOUND',
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  FORBIDDEN: 'FORBIDDEN',
+  BAD_USER_INPUT: 'BAD_USER_INPUT',
+  BAD_REQUEST: 'BAD_REQUEST',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  CONFLICT: 'CONFLICT',
+  UNAVAILABLE: 'UNAVAILABLE',
+  INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Field path (e.g. `concept_results[3].concept_uid`) → messages that quote the offending value. */
+export type FieldErrors = Record<string, string[]>;
+
+const fail = (code: ErrorCode, message: string, extensions: Record<string, unknown> = {}) =>
+  new GraphQLError(message, { extensions: { code, ...extensions } });
+
+export const NOT_FOUND_MESSAGE = 'The resource you were looking for does not exist';
+
+export const notFound = () => fail(ErrorCode.NOT_FOUND, NOT_FOUND_MESSAGE);
+export const unauthenticated = (message = 'Sign in with a valid access token') => fail(ErrorCode.UNAUTHENTICATED, message);
+export const forbidden = (message = 'You are not allowed to do this') => fail(ErrorCode.FORBIDDEN, message);
+export const badRequest = (message: string, extensions?: Record<string, unknown>) => fail(ErrorCode.BAD_REQUEST, message, extensions);
+export const payloadTooLarge = (message: string) => fail(ErrorCode.PAYLOAD_TOO_LARGE, message);
+export const UNAVAILABLE_MESSAGE = 'The service is unavailable, try again shortly';
+/** The database (or another service a request needs) cannot be reached: HTTP 503. */
+export const unavailable = () => fail(ErrorCode.UNAVAILABLE, UNAVAILABLE_MESSAGE, { http: { status: 503 } });
+export const badUserInput = (fields: FieldErrors, message = 'Some fields are invalid') =>
+  fail(ErrorCode.BAD_USER_INPUT, message, { fields });
+
+/** Adds `message` to `fields[path]`. */
+export function addFieldError(fields: FieldErrors, path: string, message: string): void {
+  const messages = (fields[path] ??= []);
+  // Two rules may find the same fault (a metadata string is checked by its own rule and as JSON).
+  if (!messages.includes(message)) messages.push(message);
+}
+
+/** Quotes a value for an error message, shortened so a huge input cannot make a huge answer. */
+export function quote(value: unknown): string {
+  let text: string;
+  try {
+    text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? typeof value);
+  } catch {
+    // Nested too deep for JSON.stringify's stack: not worth quoting.
+    text = Array.isArray(value) ? '[...]' : '{...}';
+  }
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
