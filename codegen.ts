@@ -1,13 +1,17 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
+import { activitySessionStates } from './src/modules/classroom-activities/mappers.ts';
+import { userRoles } from './src/modules/users/mappers.ts';
 
-// Resolver types for schema.graphql, with each GraphQL object mapped to the Prisma model it is
-// resolved from: a resolver that is missing or returns the wrong shape fails the type-check.
+// Resolver types for schema.graphql, each GraphQL object mapped to the value it is resolved from (a Prisma
+// model, or a module's mapper): a resolver that is missing or returns the wrong shape fails the type-check.
+
 const model = (name: string) => `../generated/prisma/client.ts#${name} as ${name}Model`;
+const mapper = (module: string, type: string) => `./${module}/mappers.ts#${type}Mapper`;
 
 const config: CodegenConfig = {
   schema: 'schema.graphql',
   generates: {
-    'src/graphql/types.generated.ts': {
+    'src/modules/types.generated.ts': {
       plugins: ['typescript', 'typescript-resolvers'],
       config: {
         useIndexSignature: false,
@@ -19,26 +23,23 @@ const config: CodegenConfig = {
           DateTime: { input: 'Date', output: 'Date | string' },
           JSONObject: { input: 'Record<string, unknown>', output: 'unknown' },
         },
-        enumValues: {
-          ActivitySessionState: { UNSTARTED: 'unstarted', STARTED: 'started', FINISHED: 'finished' },
-          UserRole: { TEACHER: 'teacher', STUDENT: 'student', STAFF: 'staff' },
-        },
+        enumValues: { ActivitySessionState: activitySessionStates, UserRole: userRoles },
         mappers: {
-          Activity: model('Activity'),
+          Activity: mapper('activities', 'Activity'),
+          ActivityConnection: mapper('activities', 'ActivityConnection'),
+          ActivityFlag: mapper('activities', 'ActivityFlag'),
           ActivityClassification: model('ActivityClassification'),
-          ClassroomActivity: model('ClassroomActivity'),
+          ClassroomActivity: mapper('classroom-activities', 'ClassroomActivity'),
+          ActivitySession: mapper('classroom-activities', 'ActivitySession'),
+          ConceptResult: mapper('classroom-activities', 'ConceptResult'),
+          FinishLessonPayload: mapper('classroom-activities', 'FinishLessonPayload'),
           Classroom: model('Classroom'),
           Unit: model('Unit'),
-          ActivitySession: './mappers.ts#SessionWithStudent',
           Concept: model('Concept'),
-          ConceptResult: './mappers.ts#ConceptResultWithConcept',
           User: model('User'),
           Milestone: model('Milestone'),
           Objective: model('Objective'),
-          FinishLessonPayload: './mappers.ts#FinishLessonResult',
-          PublishEditionPayload: './mappers.ts#PublishEditionResult',
-          ActivityConnection: './mappers.ts#ActivityPage',
-          ActivityFlag: './mappers.ts#ActivityUidAndFlag',
+          PublishEditionPayload: mapper('milestones', 'PublishEditionPayload'),
         },
       },
     },

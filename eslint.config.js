@@ -6,7 +6,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'src/generated/', 'src/graphql/types.generated.ts', 'bench/results/', '.data/', '.tmp/', 'coverage/'] },
+  { ignores: ['dist/', 'src/generated/', 'src/modules/types.generated.ts', 'bench/results/', '.data/', '.tmp/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

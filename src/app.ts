@@ -6,13 +6,14 @@ import type { DestinationStream } from 'pino';
 import { TOKEN_CHANGES_CHANNEL, TokenCache } from './auth/token-cache.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
-import { createContext } from './graphql/context.ts';
+import { createContext } from './graphql/request-context.ts';
 import { rethrowUnavailable } from './db/errors.ts';
 import { withCsrfPrevention } from './graphql/csrf.ts';
 import { buildSchema } from './graphql/schema.ts';
 import { armorFor, createApollo } from './graphql/server.ts';
 import { registerSubscriptions } from './graphql/subscriptions.ts';
-import { LESSON_EVENTS_CHANNEL, LessonEventHub } from './modules/classroom-activities/lesson-events.ts';
+import { EventHub } from './core/event-hub.ts';
+import { deliverLessonEvents, LESSON_EVENTS_CHANNEL } from './modules/classroom-activities/lesson-events.ts';
 import { limitConnections } from './http/connections.ts';
 import { registerHardening, noteViewer, type HardeningOptions, type Lifecycle } from './http/hardening.ts';
 import { listenForScrapes, type MetricsListener } from './metrics/listener.ts';
@@ -111,10 +112,10 @@ export async function buildApp({ config, database, lifecycle = { draining: false
 
   // Live lessons: this instance hears every committed event through the database and fans it out to its
   // own subscribers (src/modules/classroom-activities/lesson-events.ts).
-  const lessonEvents = new LessonEventHub();
+  const lessonEvents = new EventHub();
   const stopListening = await database.listen(
     LESSON_EVENTS_CHANNEL,
-    (payload) => lessonEvents.deliver(payload),
+    deliverLessonEvents(lessonEvents),
     (state, { error, retryInMs }) =>
       state === 'lost'
         ? app.log.warn({ err: error, retryInMs }, 'lesson events: lost the listening connection, reconnecting')
@@ -132,17 +133,18 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   );
   app.addHook('onClose', () => stopHearingTokens());
 
-  const settings = { appUrl: config.appUrl, lessonEvents, tokenCache };
+  const settings = { appUrl: config.appUrl, lessonEvents };
   const live = await registerSubscriptions(app, {
     schema: publicSchema,
     validationRules: armorFor().validationRules,
     database,
     settings,
+    tokenCache,
     config,
     tracing,
   });
   const contextFor = async (request: FastifyRequest) => {
-    const context = await createContext(database, settings, request.headers.authorization).catch(rethrowUnavailable);
+    const context = await createContext(database, settings, request.headers.authorization, tokenCache).catch(rethrowUnavailable);
     noteViewer(request, context.viewer);
     return context;
   };

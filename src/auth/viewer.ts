@@ -1,4 +1,4 @@
-import type { SqlRead } from '../db/client.ts';
+import type { SqlRead, Statement } from '../db/client.ts';
 import type { User } from '../generated/prisma/client.ts';
 import { readCredentials } from './credentials.ts';
 import type { TokenCache } from './token-cache.ts';
@@ -11,6 +11,14 @@ import { hashToken } from './tokens.ts';
 export type Viewer = { kind: 'anonymous' } | { kind: 'invalid' } | { kind: 'user'; user: User };
 
 type TokenRow = User & { revokedAt: Date | null; expiresAt: Date | null };
+
+const TOKEN_WITH_ITS_USER: Statement = {
+  name: 'viewer_by_token_hash',
+  text: `SELECT t.revoked_at AS "revokedAt", t.expires_at AS "expiresAt",
+           u.id, u.name, u.email, u.role::text AS role, u.created_at AS "createdAt"
+         FROM access_tokens t JOIN users u ON u.id = t.user_id
+         WHERE t.token_hash = $1`,
+};
 
 /**
  * Every request with a token starts here: the token with its user, from the instance's cache of tokens
@@ -29,14 +37,7 @@ export async function resolveViewer(
   const cached = cache?.get(tokenHash, now);
   if (cached) return { kind: 'user', user: cached };
   const begun = cache?.begin();
-  const [row] = await read<TokenRow>(
-    `SELECT t.revoked_at AS "revokedAt", t.expires_at AS "expiresAt",
-            u.id, u.name, u.email, u.role::text AS role, u.created_at AS "createdAt"
-     FROM access_tokens t JOIN users u ON u.id = t.user_id
-     WHERE t.token_hash = $1`,
-    [tokenHash],
-    'viewer_by_token_hash',
-  );
+  const [row] = await read<TokenRow>(TOKEN_WITH_ITS_USER, [tokenHash]);
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return { kind: 'invalid' };
   const { revokedAt: _revokedAt, expiresAt, ...user } = row;
   if (cache && begun !== undefined) cache.keep(tokenHash, user, expiresAt, begun, now);

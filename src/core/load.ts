@@ -1,6 +1,5 @@
-// Small helpers for DataLoader batch functions: answer in the order of the keys.
-
-import type { Db } from '../db/client.ts';
+// DataLoader helpers: batch answers in the order of their keys, and values a request makes once, on first
+// use (a module's loaders), which each module declares itself so that the context need not know them.
 
 export function byKey<K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K): (V | null)[] {
   const found = new Map<K, V>();
@@ -14,27 +13,16 @@ export function groupByKey<K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) 
   return keys.map((key) => groups.get(key) ?? []);
 }
 
-/** A module's loaders, each a function that makes it for one request's database client. */
-export type LoaderFactories = Record<string, (db: Db) => unknown>;
-export type LoadersOf<F extends LoaderFactories> = { readonly [K in keyof F]: ReturnType<F[K]> };
+/** A request's own values, each made by its factory the first time the request asks for it. */
+export type RequestScope = Map<object, unknown>;
 
-const database = Symbol('database');
-
-/**
- * A request's loaders, each made when first read: a request touches one or two of them, and making all
- * of them on every request was measurable (README Performance). The getters live on one shared
- * prototype; a loader, once made, shadows its getter on the request's object.
- */
-export function loadersOnFirstUse<F extends LoaderFactories>(factories: F): (db: Db) => LoadersOf<F> {
-  const shared = {};
-  for (const [name, make] of Object.entries(factories)) {
-    Object.defineProperty(shared, name, {
-      get(this: { [database]: Db }) {
-        const loader = make(this[database]);
-        Object.defineProperty(this, name, { value: loader });
-        return loader;
-      },
-    });
-  }
-  return (db) => Object.assign(Object.create(shared) as object, { [database]: db }) as LoadersOf<F>;
+/** `make`'s value for this request: made on first use, then the same one for the rest of the request. */
+export function perRequest<Scoped extends { scope: RequestScope }, T>(make: (scoped: Scoped) => T): (scoped: Scoped) => T {
+  return (scoped) => {
+    const made = scoped.scope.get(make) as T | undefined;
+    if (made !== undefined) return made;
+    const value = make(scoped);
+    scoped.scope.set(make, value);
+    return value;
+  };
 }

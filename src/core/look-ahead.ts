@@ -34,3 +34,21 @@ export function selectionOf(fieldNodes: readonly FieldNode[], fragments: GraphQL
 /** The selection of a resolver's own field. */
 export const selectionAt = (info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>): Selection =>
   selectionOf(info.fieldNodes, info.fragments);
+
+/**
+ * A planner that plans each field of each operation once: `plan` runs on the field's first request, and
+ * later requests of the same document (whose nodes Apollo's document cache keeps) reuse its plan.
+ */
+export function planOncePerOperation<Plan>(plan: (info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>) => Plan) {
+  const plans = new WeakMap<FieldNode, { fieldNodes: readonly FieldNode[]; plan: Plan }>();
+  return (info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>): Plan => {
+    const first = info.fieldNodes[0]!;
+    const known = plans.get(first);
+    // The same first node with other merged nodes: the same fragment spread in another operation.
+    if (known && known.fieldNodes.length === info.fieldNodes.length && known.fieldNodes.every((node, i) => node === info.fieldNodes[i]))
+      return known.plan;
+    const made = plan(info);
+    plans.set(first, { fieldNodes: [...info.fieldNodes], plan: made });
+    return made;
+  };
+}

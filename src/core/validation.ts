@@ -17,7 +17,7 @@ export const nonEmptyString = z
   .refine((value) => value.trim() !== '', 'must not be blank')
   .refine(isStorableText, UNSTORABLE);
 
-/** For a JSON value about to be stored: too deep, or holding keys and strings PostgreSQL cannot store (src/graphql/json.ts). */
+/** For a JSON value about to be stored: too deep, or holding keys and strings PostgreSQL cannot store (src/core/json.ts). */
 export function refineStorableJson(value: unknown, ctx: z.RefinementCtx): void {
   for (const problem of jsonProblems(value)) {
     // A value too deep is not quoted: it is the value itself, and not worth printing.

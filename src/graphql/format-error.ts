@@ -30,7 +30,7 @@ const codeOf = (error: unknown): unknown => (error as { extensions?: { code?: un
 /** Apollo's formatError: keeps client errors, masks everything else (and logs it). */
 export function formatErrorFor(logUnexpected: ErrorLogger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    // A JSON literal too deep fails validation (src/graphql/json.ts); Apollo renames its code, the client's input is what is wrong.
+    // A JSON literal too deep fails validation (src/core/json.ts); Apollo renames its code, the client's input is what is wrong.
     if (formatted.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' && isJsonTooDeepError((error as GraphQLError).originalError)) {
       return { ...formatted, extensions: { code: ErrorCode.BAD_USER_INPUT } };
     }
@@ -43,7 +43,7 @@ export function formatErrorFor(logUnexpected: ErrorLogger) {
     // graphql-js gives up on a variable after 50 coercion errors with an error that carries no code: the
     // client's input is still what is wrong (a list of 60 strings where objects belong is not a 500).
     // A literal whose variables make it invalid is found only while executing (graphql-js's valueFromAST
-    // drops the scalar's reason): still the client's input (a JSON value too deep, src/graphql/json.ts).
+    // drops the scalar's reason): still the client's input (a JSON value too deep, src/core/json.ts).
     const invalidArgument = /^Argument "\w+" has invalid value /.test(formatted.message) && codeOf(original) === undefined;
     if ((formatted.message.startsWith(TOO_MANY_VARIABLE_ERRORS) && formatted.path === undefined) || invalidArgument) {
       return { message: formatted.message, path: formatted.path, extensions: { code: ErrorCode.BAD_USER_INPUT } };

@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { IResolvers } from '@graphql-tools/utils';
 import { DateTimeResolver } from 'graphql-scalars';
+import { JSONObjectScalar } from '../core/json.ts';
 import { activityResolvers } from '../modules/activities/resolvers.ts';
 import { classroomActivityResolvers } from '../modules/classroom-activities/resolvers.ts';
+import type { GraphQLContext } from '../modules/context.ts';
 import { milestoneResolvers } from '../modules/milestones/resolvers.ts';
 import { userResolvers } from '../modules/users/resolvers.ts';
 import { projectRoot } from '../paths.ts';
-import type { GraphQLContext } from './context.ts';
-import { JSONObjectScalar } from '../core/json.ts';
 
 export const schemaPath = join(projectRoot, 'schema.graphql');
 
@@ -25,9 +25,6 @@ export function buildSchema(extension?: SchemaExtension) {
     typeDefs: extension ? [readFileSync(schemaPath, 'utf8'), extension.typeDefs] : readFileSync(schemaPath, 'utf8'),
     resolvers: [
       { DateTime: DateTimeResolver, JSONObject: JSONObjectScalar },
-      // The database stores these enums in lower case (codegen.ts `enumValues` says the same).
-      { ActivitySessionState: { UNSTARTED: 'unstarted', STARTED: 'started', FINISHED: 'finished' } },
-      { UserRole: { TEACHER: 'teacher', STUDENT: 'student', STAFF: 'staff' } },
       activityResolvers,
       classroomActivityResolvers,
       milestoneResolvers,

@@ -2,7 +2,7 @@ import { ApolloServer, type ApolloServerPlugin, type BaseContext, type GraphQLRe
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { FastifyBaseLogger } from 'fastify';
-import type { GraphQLContext } from './context.ts';
+import type { GraphQLContext } from '../modules/context.ts';
 import { badRequest, ErrorCode } from '../core/errors.ts';
 import { formatErrorFor } from './format-error.ts';
 import { OperationTypeNode, type GraphQLSchema } from 'graphql';

@@ -25,7 +25,9 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
 import { authorizationKey } from '../http/hardening.ts';
-import { createContext, type ContextSettings, type GraphQLContext } from './context.ts';
+import type { TokenCache } from '../auth/token-cache.ts';
+import type { GraphQLContext, ModuleSettings } from '../modules/context.ts';
+import { createContext } from './request-context.ts';
 import { rethrowUnavailable } from '../db/errors.ts';
 import { formatErrorFor } from './format-error.ts';
 import { graphqlLimits } from './server.ts';
@@ -42,7 +44,8 @@ export type SubscriptionServerOptions = {
   /** The same validation rules /graphql applies (graphql-armor's, src/graphql/server.ts). */
   validationRules: readonly ValidationRule[];
   database: Pick<Database, 'prisma' | 'read'>;
-  settings: ContextSettings;
+  settings: ModuleSettings;
+  tokenCache: TokenCache;
   config: Pick<
     Config,
     | 'subscriptionConnectionsPerToken'
@@ -87,7 +90,7 @@ export async function registerSubscriptions(
   app: FastifyInstance,
   options: SubscriptionServerOptions,
 ): Promise<{ handler: WebsocketHandler; counts: LiveCounts }> {
-  const { schema, validationRules, database, settings, config, tracing } = options;
+  const { schema, validationRules, database, settings, tokenCache, config, tracing } = options;
   const formatError = formatErrorFor((error) => app.log.error({ err: error }, 'unexpected error in a subscription'));
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error));
   const connectionsByToken = new Map<string, number>();
@@ -156,7 +159,7 @@ export async function registerSubscriptions(
       isProd: config.production,
       onConnect: async (ctx) => {
         const authorization = authorizationOf(ctx.connectionParams, ctx.extra.request.headers.authorization);
-        const authenticate = () => createContext(database, settings, authorization);
+        const authenticate = () => createContext(database, settings, authorization, tokenCache);
         const authenticating = tracing ? tracing.span('graphql-ws connection_init', authenticate) : authenticate();
         const context = await authenticating.catch(rethrowUnavailable);
         // A presented but wrong token: 4403, as graphql-ws closes a refused connection.

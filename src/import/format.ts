@@ -5,7 +5,7 @@ import { jsonObject } from '../core/validation.ts';
 
 const id = z.number().int().min(1).max(2_147_483_647);
 const text = z.string().min(1);
-// Checked as a client's JSON is: at most 32 levels deep, strings PostgreSQL can store (src/graphql/json.ts).
+// Checked as a client's JSON is: at most 32 levels deep, strings PostgreSQL can store (src/core/json.ts).
 const json = jsonObject;
 const date = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().optional();

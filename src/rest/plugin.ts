@@ -1,6 +1,6 @@
 import type { ApolloServer } from '@apollo/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { GraphQLContext } from '../graphql/context.ts';
+import type { GraphQLContext } from '../modules/context.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
 import { fromGraphQLError } from '../http/errors.ts';
 import { docsPage, openApiDocument } from './openapi.ts';

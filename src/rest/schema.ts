@@ -1,7 +1,7 @@
 import { GraphQLScalarType } from 'graphql';
 import type { SchemaExtension } from '../graphql/schema.ts';
-import { createActivityAsStaff, updateActivityAsStaff } from '../modules/activities/resolvers.ts';
-import { finishLessonAsTeacher } from '../modules/classroom-activities/resolvers.ts';
+import { createActivity, updateActivity } from '../modules/activities/operations.ts';
+import { finishLesson } from '../modules/classroom-activities/operations.ts';
 import { activityInputFromBody, finishLessonInputFromBody, withBodyFieldNames } from './bodies.ts';
 
 // The mutations only the REST shim runs: the public schema plus these is the schema of the shim's Apollo
@@ -41,11 +41,11 @@ export const restSchemaExtension: SchemaExtension = {
     RestBody,
     Mutation: {
       restFinishLesson: (_parent: unknown, { id, body }: WithId & WithBody, ctx) =>
-        withBodyFieldNames(() => finishLessonAsTeacher(ctx, id, () => finishLessonInputFromBody(body))),
+        withBodyFieldNames(() => finishLesson(ctx, id, () => finishLessonInputFromBody(body))),
       restCreateActivity: (_parent: unknown, { body }: WithBody, ctx) =>
-        withBodyFieldNames(() => createActivityAsStaff(ctx, () => activityInputFromBody(body))),
+        withBodyFieldNames(() => createActivity(ctx, () => activityInputFromBody(body))),
       restUpdateActivity: (_parent: unknown, { id, body }: WithId & WithBody, ctx) =>
-        withBodyFieldNames(() => updateActivityAsStaff(ctx, id, () => activityInputFromBody(body))),
+        withBodyFieldNames(() => updateActivity(ctx, id, () => activityInputFromBody(body))),
     },
   },
 };

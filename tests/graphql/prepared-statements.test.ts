@@ -7,8 +7,8 @@ import { gatewayForTests } from '../kit/gateway.ts';
 // prepared is looked at on a PostgreSQL server only. pg_prepared_statements shows only its own
 // connection's statements: every request below is sent after the previous one answered, so the pool hands
 // them all, and the final look, the connection it released last (the most recently released idle
-// connection is the next one lent). The cap on named statements is a count kept by the process: this file
-// runs alone in its process, so no other test's selections count here.
+// connection is the next one lent). The cap on names built from selections is counted by each gateway
+// (src/db/client.ts, MAX_SHAPED_STATEMENTS).
 
 const onServer = Boolean(process.env.DATABASE_URL);
 
@@ -38,7 +38,7 @@ describe('many different selections of a classroom activity', () => {
     ];
     const all = (await gateway.graphql(`query($id: ID!) { classroomActivity(id: $id) { ${fields.join(' ')} } }`, { id }, tokens.owner)).data
       .classroomActivity;
-    // 250 different subsets of the fields: as many read plans (src/modules/classroom-activities/read.ts).
+    // 250 different subsets of the fields: as many read plans (src/modules/classroom-activities/read-plan.ts).
     for (let subset = 1; subset <= 250; subset += 1) {
       const chosen = fields.filter((_, bit) => subset & (1 << bit));
       const before = gateway.statements();
@@ -69,7 +69,7 @@ describe.skipIf(!onServer)('a page of activities on a PostgreSQL server', () => 
     }
     // PostgreSQL plans a prepared statement for its parameters 5 times, then keeps a generic plan when it is
     // judged no worse. With the page size as a parameter (LIMIT $2), it was judged worse every time, and each
-    // execution was planned again (src/modules/activities/service.ts, pageStatement).
+    // execution was planned again (src/modules/activities/reads.ts, pageStatement).
     const [page] = await preparedOnConnection('activity_page_count_21');
     expect(page).toBeDefined();
     expect(Number(page!.generic_plans)).toBeGreaterThanOrEqual(7);

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { createClient, type Client } from 'graphql-ws';
 import type pg from 'pg';
 import WebSocket from 'ws';
-import { LISTENER_APPLICATION_NAME } from '../../src/db/client.ts';
+import { LISTENER_APPLICATION_NAME } from '../../src/db/listener.ts';
 import { startGateway, type Gateway } from './gateway.ts';
 
 // Live lessons as a client sees them: a gateway listening on a real port, and graphql-ws clients on it.

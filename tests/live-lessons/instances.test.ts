@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { LISTENER_APPLICATION_NAME } from '../../src/db/client.ts';
+import { LISTENER_APPLICATION_NAME } from '../../src/db/listener.ts';
 import { ids, tokens } from '../kit/fixture.ts';
 import { cutListeners, follow, startListeningGateway, waitFor, type Follower, type ListeningGateway } from '../kit/live.ts';
 import { startServerProcess, stopServerProcesses } from '../kit/server-process.ts';

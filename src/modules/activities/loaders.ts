@@ -1,15 +1,18 @@
 import DataLoader from 'dataloader';
-import type { Db } from '../../db/client.ts';
-import { byKey } from '../../core/load.ts';
+import { byKey, perRequest } from '../../core/load.ts';
+import type { Activity, ActivityClassification } from '../../generated/prisma/client.ts';
+import type { GraphQLContext } from '../context.ts';
 
-/** Made on first use, per request (see loadersOnFirstUse). */
-export const activityLoaders = {
-  activityById: (db: Db) =>
-    new DataLoader<number, Awaited<ReturnType<typeof db.activity.findUnique>>>(async (ids) =>
+export const activityById = perRequest(
+  ({ db }: GraphQLContext) =>
+    new DataLoader<number, Activity | null>(async (ids) =>
       byKey(ids, await db.activity.findMany({ where: { id: { in: [...ids] } } }), (row) => row.id),
     ),
-  classificationById: (db: Db) =>
-    new DataLoader<number, Awaited<ReturnType<typeof db.activityClassification.findUnique>>>(async (ids) =>
+);
+
+export const classificationById = perRequest(
+  ({ db }: GraphQLContext) =>
+    new DataLoader<number, ActivityClassification | null>(async (ids) =>
       byKey(ids, await db.activityClassification.findMany({ where: { id: { in: [...ids] } } }), (row) => row.id),
     ),
-};
+);

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { payloadTooLarge } from '../../core/errors.ts';
 import { jsonObject, nonEmptyString, optional, parseInput, storableText } from '../../core/validation.ts';
-import type { UidReference } from './finish-lesson.ts';
 
 // finish_lesson's input (docs/contract.md, finish_lesson), in FinishLessonInput's shape, checked once here
 // and turned into a FinishLessonCommand; the service checks the uids against the database.
@@ -15,6 +14,9 @@ export type ConceptResultCommand = {
   /** As stored: the known keys and any other keys the client sent. */
   metadata: Record<string, unknown>;
 };
+
+/** The uids one concept result names (either may be missing when the input failed validation). */
+export type UidReference = { activitySessionUid?: string | undefined; conceptUid?: string | undefined };
 
 export type FinishLessonCommand = {
   followUp: boolean;

@@ -2,11 +2,11 @@ import type { Tx } from '../../db/transaction.ts';
 import type { ClassroomActivity } from '../../generated/prisma/client.ts';
 import { addFieldError, badUserInput, notFound, quote, type FieldErrors } from '../../core/errors.ts';
 import { isStorableText } from '../../core/json.ts';
-import type { FinishLessonResult } from '../../graphql/mappers.ts';
 import { COMPLETE_CUSTOMIZED_LESSON, grantMilestone } from '../milestones/service.ts';
 import { conceptResultFingerprint } from './concept-results.ts';
 import { notifyLessonEvent } from './lesson-events.ts';
-import type { ConceptResultCommand, FinishLessonCommand } from './finish-lesson.input.ts';
+import type { ConceptResultCommand, FinishLessonCommand, UidReference } from './finish-lesson.input.ts';
+import type { FinishLessonPayloadMapper } from './mappers.ts';
 
 // The one place the six finish_lesson rules live (docs/contract.md, finish_lesson). It runs inside the
 // caller's transaction and sends the same number of statements whatever the number of sessions or
@@ -27,10 +27,10 @@ export type FinishLessonParams = {
   appUrl: string;
 };
 
-export async function finishLesson(
+export async function finishInTransaction(
   tx: Tx,
   { classroomActivityId, teacherId, command, appUrl }: FinishLessonParams,
-): Promise<FinishLessonResult> {
+): Promise<FinishLessonPayloadMapper> {
   // 2. The classroom activity is locked, unpinned and completed; a given edition id is stored. Done first:
   // the row lock (taken by the subquery's FOR UPDATE, which also reads the row as it was) serialises racing
   // calls on one classroom activity, so the second sees the first's result (and a failure below rolls this
@@ -96,9 +96,6 @@ export async function finishLesson(
 }
 
 type ConceptResultRow = { sessionId: number; conceptId: number; questionType: string; metadata: string; fingerprint: string };
-
-/** The uids one concept result names (either may be missing when the input failed validation). */
-export type UidReference = { activitySessionUid?: string | undefined; conceptUid?: string | undefined };
 
 /**
  * Looks the uids up: `errors` names (camelCase paths) every uid that is not a visible session of this

@@ -1,16 +1,18 @@
 import DataLoader from 'dataloader';
-import type { Db } from '../../db/client.ts';
+import { byKey, groupByKey, perRequest } from '../../core/load.ts';
 import type { Classroom, Unit, User } from '../../generated/prisma/client.ts';
-import type { ConceptResultWithConcept, SessionWithStudent } from '../../graphql/mappers.ts';
-import { byKey, groupByKey } from '../../core/load.ts';
+import type { GraphQLContext } from '../context.ts';
+import type { ActivitySessionMapper, ConceptResultMapper } from './mappers.ts';
 
-/** Made on first use, per request (see loadersOnFirstUse). */
-export const classroomActivityLoaders = {
-  classroomById: (db: Db) =>
+export const classroomById = perRequest(
+  ({ db }: GraphQLContext) =>
     new DataLoader<number, Classroom | null>(async (ids) =>
       byKey(ids, await db.classroom.findMany({ where: { id: { in: [...ids] } } }), (row) => row.id),
     ),
-  ownerByClassroomId: (db: Db) =>
+);
+
+export const ownerByClassroomId = perRequest(
+  ({ db }: GraphQLContext) =>
     new DataLoader<number, User | null>(async (classroomIds) => {
       const owners = await db.classroomTeacher.findMany({
         where: { classroomId: { in: [...classroomIds] }, role: 'owner' },
@@ -18,13 +20,19 @@ export const classroomActivityLoaders = {
       });
       return byKey(classroomIds, owners, (row) => row.classroomId).map((owner) => owner?.user ?? null);
     }),
-  unitById: (db: Db) =>
+);
+
+export const unitById = perRequest(
+  ({ db }: GraphQLContext) =>
     new DataLoader<number, Unit | null>(async (ids) =>
       byKey(ids, await db.unit.findMany({ where: { id: { in: [...ids] } } }), (row) => row.id),
     ),
-  /** Visible sessions with their students, in id order. */
-  sessionsByClassroomActivityId: (db: Db) =>
-    new DataLoader<number, SessionWithStudent[]>(async (ids) => {
+);
+
+/** Visible sessions with their students, in id order. */
+export const sessionsByClassroomActivityId = perRequest(
+  ({ db }: GraphQLContext) =>
+    new DataLoader<number, ActivitySessionMapper[]>(async (ids) => {
       const sessions = await db.activitySession.findMany({
         where: { classroomActivityId: { in: [...ids] }, visible: true },
         include: { student: true },
@@ -32,8 +40,11 @@ export const classroomActivityLoaders = {
       });
       return groupByKey(ids, sessions, (row) => row.classroomActivityId);
     }),
-  conceptResultsBySessionId: (db: Db) =>
-    new DataLoader<number, ConceptResultWithConcept[]>(async (ids) => {
+);
+
+export const conceptResultsBySessionId = perRequest(
+  ({ db }: GraphQLContext) =>
+    new DataLoader<number, ConceptResultMapper[]>(async (ids) => {
       const results = await db.conceptResult.findMany({
         where: { activitySessionId: { in: [...ids] } },
         include: { concept: true },
@@ -41,4 +52,4 @@ export const classroomActivityLoaders = {
       });
       return groupByKey(ids, results, (row) => row.activitySessionId);
     }),
-};
+);

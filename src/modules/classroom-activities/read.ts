@@ -1,140 +1,52 @@
-import type { GraphQLResolveInfo } from 'graphql';
 import type { SqlRead } from '../../db/client.ts';
-import type { Classroom, ClassroomActivity, Unit, User } from '../../generated/prisma/client.ts';
-import { selectionOf, type Selection } from '../../core/look-ahead.ts';
-import type { ConceptResultWithConcept, SessionWithStudent } from '../../graphql/mappers.ts';
 import { parseNumericId } from '../../core/validation.ts';
+import type { Classroom, ClassroomActivity, Unit, User } from '../../generated/prisma/client.ts';
+import type { ActivitySessionMapper, ClassroomActivityMapper, ConceptResultMapper } from './mappers.ts';
+import {
+  CONCEPT_COLUMNS,
+  RESULT_COLUMNS,
+  SESSION_COLUMNS,
+  STUDENT_COLUMNS,
+  CLASSROOM_ACTIVITY_COLUMNS,
+  nameOf,
+  type Column,
+  type ReadPlan,
+} from './read-plan.ts';
 
-// The classroom activity as a teacher reads it (Query.classroomActivity, REST student_names and
-// teacher_and_classroom_name): one driver-level statement (see SqlRead) that brings, with the classroom
-// activity, whether the viewer teaches its classroom and, when the operation selects them, its classroom,
-// the classroom's owner, its unit, and its visible sessions with their students and their concept results.
-// Only what the operation selects is read (readPlanOf). The one-to-one parts are plain columns; the
-// sessions and the concept results are each an array of text arrays, one per row, holding only the
-// selected values: measured, PostgreSQL builds that for about half what JSON objects cost it, and both
-// drivers parse it (README, Performance).
+// Every read of a classroom activity (its teachers' reads, the checks before a change, a follower's) is
+// one driver-level statement (src/db/client.ts, SqlRead) built from a plan (read-plan.ts). The sessions and
+// their concept results are each an array of text arrays holding only the selected values (docs/performance.md).
 
-/** A value as the statement sends it (text, or NULL) and how it is read back. */
-type Column = { sql: string; decode: (text: string | null) => unknown };
-const asText = (sql: string): Column => ({ sql, decode: (text) => text });
-/** Epoch milliseconds: every timestamp column is timestamptz(3), so the value is exact. */
-const asDate = (sql: string): Column => ({
-  sql: `(extract(epoch FROM ${sql}) * 1000)::int8::text`,
-  decode: (text) => (text === null ? null : new Date(Number(text))),
-});
+/** One element of a row's text array, and its key in the object built from it (or in the object nested in that one). */
+type Element = { column: Column; key: string; nested: boolean };
 
-// The fields of ActivitySession, User, ConceptResult and Concept the statement can read, and the column
-// each reads: a fixed allow-list, so no name that comes with a request ever reaches the SQL text.
-const SESSION_COLUMNS = {
-  uid: asText('s.uid'),
-  state: asText('s.state::text'),
-  percentage: { sql: 's.percentage::text', decode: (text) => (text === null ? null : Number(text)) },
-  completedAt: asDate('s.completed_at'),
-  isFinalScore: { sql: 's.is_final_score::text', decode: (text) => text === 'true' },
-} satisfies Record<string, Column>;
-const STUDENT_COLUMNS = { name: asText('st.name'), role: asText('st.role::text') } satisfies Record<string, Column>;
-const RESULT_COLUMNS = {
-  questionType: asText('r.question_type'),
-  metadata: { sql: 'r.metadata::text', decode: (text): unknown => JSON.parse(text!) },
-} satisfies Record<string, Column>;
-const CONCEPT_COLUMNS = { uid: asText('co.uid'), name: asText('co.name') } satisfies Record<string, Column>;
-type SessionField = keyof typeof SESSION_COLUMNS;
-type StudentField = keyof typeof STUDENT_COLUMNS;
-type ResultField = keyof typeof RESULT_COLUMNS;
-type ConceptField = keyof typeof CONCEPT_COLUMNS;
-const SESSION_FIELDS = Object.keys(SESSION_COLUMNS) as SessionField[];
-const STUDENT_FIELDS = Object.keys(STUDENT_COLUMNS) as StudentField[];
-const RESULT_FIELDS = Object.keys(RESULT_COLUMNS) as ResultField[];
-const CONCEPT_FIELDS = Object.keys(CONCEPT_COLUMNS) as ConceptField[];
-/** A student's fields answered from these columns alone; any other (id, milestones, objectives) needs its id. */
-const STUDENT_FIELDS_WITHOUT_ID = new Set<string>([...STUDENT_FIELDS, '__typename']);
-
-/** What the operation selects beyond the classroom activity itself (readPlanOf decides). */
-export type ReadPlan = {
-  fields: readonly ClassroomActivityField[];
-  classroom: boolean;
-  owner: boolean;
-  unit: boolean;
-  /** null when no session is selected; `student`, `conceptResults` and `concept` null when not selected. */
-  sessions: {
-    fields: readonly SessionField[];
-    student: { id: boolean; fields: readonly StudentField[] } | null;
-    conceptResults: { fields: readonly ResultField[]; concept: readonly ConceptField[] | null } | null;
-  } | null;
+/** A plan with its statement, built once per plan. */
+export type PlannedRead = {
+  plan: ReadPlan;
+  statement: { name: string; text: string; shaped: true };
+  /** The elements of each session's array (after its id when `withId`), when sessions are read. */
+  session: { withId: boolean; elements: Element[] } | null;
+  /** The elements of each concept result's array (after its session's id), when they are read. */
+  result: Element[] | null;
 };
 
 export type ClassroomActivityRead = {
-  /**
-   * Its id, classroom id and the columns of the fields the operation selects, no other: it answers this
-   * operation's fields (the Query.classroomActivity object is no loader's).
-   */
-  classroomActivity: ClassroomActivity;
+  /** Its id, classroom id and the columns the plan names, no other; with the sessions when the plan read them. */
+  classroomActivity: ClassroomActivityMapper;
   /** undefined when the plan did not ask for them. */
   classroom: Classroom | undefined;
   owner: User | null | undefined;
   unit: Unit | null | undefined;
   viewerTeaches: boolean;
-  /**
-   * Only when the plan asked for them and the viewer teaches the classroom (nothing is read for others).
-   * Each session and student holds only the keys the plan named: they answer this operation's own fields,
-   * never a loader another field may share.
-   */
-  sessions: SessionWithStudent[] | null;
-  /** Each session's concept results (with only the keys the plan named), by session, when the plan asked for them. */
-  conceptResults: Map<SessionWithStudent, ConceptResultWithConcept[]> | null;
+  /** Whether the viewer may follow the lesson (the plan's `follower`; else as `viewerTeaches`). */
+  viewerFollows: boolean;
 };
 
-/** The fields to read, from the operation's selection on the classroom activity (src/graphql/look-ahead.ts). */
-export function readPlanOf(selected: Selection, fragments: GraphQLResolveInfo['fragments']): ReadPlan {
-  const studentNames = selected.has('studentNames');
-  const sessionNodes = selected.get('sessions') ?? [];
-  let sessions: ReadPlan['sessions'] = null;
-  if (sessionNodes.length > 0 || studentNames) {
-    const onSession = selectionOf(sessionNodes, fragments);
-    const studentNodes = onSession.get('student') ?? [];
-    const onStudent = selectionOf(studentNodes, fragments);
-    const resultNodes = onSession.get('conceptResults') ?? [];
-    const onResult = selectionOf(resultNodes, fragments);
-    const conceptNodes = onResult.get('concept') ?? [];
-    const onConcept = selectionOf(conceptNodes, fragments);
-    sessions = {
-      fields: SESSION_FIELDS.filter((field) => onSession.has(field) || (studentNames && field === 'uid')),
-      student:
-        studentNodes.length > 0 || studentNames
-          ? {
-              id: [...onStudent.keys()].some((field) => !STUDENT_FIELDS_WITHOUT_ID.has(field)),
-              fields: STUDENT_FIELDS.filter((field) => onStudent.has(field) || (studentNames && field === 'name')),
-            }
-          : null,
-      conceptResults:
-        resultNodes.length > 0
-          ? {
-              fields: RESULT_FIELDS.filter((field) => onResult.has(field)),
-              concept: conceptNodes.length > 0 ? CONCEPT_FIELDS.filter((field) => onConcept.has(field)) : null,
-            }
-          : null,
-    };
-  }
-  const classroomNodes = selected.get('classroom') ?? [];
-  const onClassroom = selectionOf(classroomNodes, fragments);
-  return {
-    fields: CLASSROOM_ACTIVITY_FIELDS.filter((field) => selected.has(field)),
-    classroom: classroomNodes.length > 0,
-    owner: onClassroom.has('teacher'),
-    unit: selected.has('unit'),
-    sessions,
-  };
-}
-
-/** One element of a row's text array, and its key in the object built from it (or in the object nested in that one). */
-type Element = { column: Column; key: string; nested: boolean };
-
-/** The elements of a session's array, in order: its id when its concept results are read (they are matched by it). */
-function sessionElements({ fields, student, conceptResults }: NonNullable<ReadPlan['sessions']>): { withId: boolean; elements: Element[] } {
+function sessionElements({ fields, student, conceptResults }: NonNullable<ReadPlan['sessions']>): PlannedRead['session'] {
   const elements: Element[] = fields.map((field) => ({ column: SESSION_COLUMNS[field], key: field, nested: false }));
   if (student?.id) elements.push({ column: { sql: 'st.id::text', decode: Number }, key: 'id', nested: true });
   for (const field of student?.fields ?? []) elements.push({ column: STUDENT_COLUMNS[field], key: field, nested: true });
-  // An array of arrays needs at least one element in each.
+  // An array of arrays needs at least one element in each; concept results are matched by their session's id.
   return { withId: conceptResults !== null || elements.length === 0, elements };
 }
 
@@ -144,52 +56,8 @@ function resultElements({ fields, concept }: NonNullable<NonNullable<ReadPlan['s
   return elements;
 }
 
-// The classroom activity's columns by the GraphQL field that reads each (createdAt, updatedAt and visible
-// are no field's). Its id and classroom id are always read: the statement and the loaders key on them.
-const CLASSROOM_ACTIVITY_COLUMNS = {
-  activity: 'ca.activity_id AS "activityId"',
-  unit: 'ca.unit_id AS "unitId"',
-  dueDate: 'ca.due_date AS "dueDate"',
-  assignedStudentIds: 'ca.assigned_student_ids AS "assignedStudentIds"',
-  assignOnJoin: 'ca.assign_on_join AS "assignOnJoin"',
-  locked: 'ca.locked',
-  pinned: 'ca.pinned',
-  completed: 'ca.completed',
-  editionId: 'ca.edition_id AS "editionId"',
-} as const;
-type ClassroomActivityField = keyof typeof CLASSROOM_ACTIVITY_COLUMNS;
-const CLASSROOM_ACTIVITY_FIELDS = Object.keys(CLASSROOM_ACTIVITY_COLUMNS) as ClassroomActivityField[];
-
-type Statement = {
-  name: string | undefined;
-  text: string;
-  session: { withId: boolean; elements: Element[] } | null;
-  result: Element[] | null;
-};
-
-/** A plan's statement name: one flag per allowed field, so that equal plans, and only they, share it. */
-function nameOf(plan: ReadPlan): string {
-  const { sessions } = plan;
-  const flags = [
-    ...CLASSROOM_ACTIVITY_FIELDS.map((field) => plan.fields.includes(field)),
-    plan.classroom,
-    plan.owner,
-    plan.unit,
-    sessions !== null,
-    ...SESSION_FIELDS.map((field) => sessions?.fields.includes(field) ?? false),
-    sessions?.student != null,
-    sessions?.student?.id ?? false,
-    ...STUDENT_FIELDS.map((field) => sessions?.student?.fields.includes(field) ?? false),
-    sessions?.conceptResults != null,
-    ...RESULT_FIELDS.map((field) => sessions?.conceptResults?.fields.includes(field) ?? false),
-    sessions?.conceptResults?.concept != null,
-    ...CONCEPT_FIELDS.map((field) => sessions?.conceptResults?.concept?.includes(field) ?? false),
-  ];
-  return `classroom_activity_read_${flags.map(Number).join('')}`;
-}
-
-/** The statement for a plan, prepared under its name (nameOf). */
-function statementFor(plan: ReadPlan, name: string): Statement {
+/** The plan's statement, prepared under its name (read-plan.ts, nameOf). $1 is the id, $2 the viewer's user id. */
+export function plannedRead(plan: ReadPlan): PlannedRead {
   const { sessions } = plan;
   const session = sessions && sessionElements(sessions);
   const result = sessions?.conceptResults ? resultElements(sessions.conceptResults) : null;
@@ -199,6 +67,9 @@ function statementFor(plan: ReadPlan, name: string): Statement {
     'vt.id IS NOT NULL AS "viewerTeaches"',
   ];
   const joins: string[] = [];
+  if (plan.follower)
+    columns.push(`vt.id IS NOT NULL OR coalesce($2 = ANY(ca.assigned_student_ids), false) OR EXISTS (
+      SELECT 1 FROM activity_sessions fs WHERE fs.classroom_activity_id = ca.id AND fs.user_id = $2 AND fs.visible) AS "viewerFollows"`);
   if (plan.classroom) {
     columns.push('c.id AS "classroom.id", c.name AS "classroom.name", c.visible AS "classroom.visible"');
     joins.push('JOIN classrooms c ON c.id = ca.classroom_id');
@@ -240,24 +111,8 @@ function statementFor(plan: ReadPlan, name: string): Statement {
     ${joins.join('\n    ')}
     LEFT JOIN classrooms_teachers vt ON vt.classroom_id = ca.classroom_id AND vt.user_id = $2
     WHERE ca.id = $1 AND ca.visible`;
-  return { name, text, session, result };
+  return { plan, statement: { name: nameOf(plan), text, shaped: true }, session, result };
 }
-/**
- * Each plan's statement, named so that every pooled connection keeps it prepared. Selections can combine
- * into many plans, and each named one costs memory here and on every connection: past this many, a new
- * plan's statement is built for its request and sent unnamed.
- */
-const MAX_NAMED_STATEMENTS = 200;
-const statements = new Map<string, Statement>();
-const statementOf = (plan: ReadPlan): Statement => {
-  const name = nameOf(plan);
-  const known = statements.get(name);
-  if (known) return known;
-  const statement = statementFor(plan, name);
-  if (statements.size >= MAX_NAMED_STATEMENTS) return { ...statement, name: undefined };
-  statements.set(name, statement);
-  return statement;
-};
 
 /** An object of the row's selected values, with the nested one (student, concept) when any element goes there. */
 function decode(row: readonly (string | null)[], from: number, elements: readonly Element[], nestedKey: string): Record<string, unknown> {
@@ -275,6 +130,7 @@ function decode(row: readonly (string | null)[], from: number, elements: readonl
 
 type Row = {
   viewerTeaches: boolean;
+  viewerFollows?: boolean;
   sessions?: (string | null)[][] | null;
   conceptResults?: (string | null)[][] | null;
 } & Record<string, unknown>;
@@ -284,15 +140,13 @@ export async function readClassroomActivity(
   read: SqlRead,
   id: string,
   viewerId: number | null,
-  plan: ReadPlan,
+  { plan, statement, session, result }: PlannedRead,
 ): Promise<ClassroomActivityRead | null> {
   const numericId = parseNumericId(id);
   if (numericId === null) return null;
-  const statement = statementOf(plan);
-  const [row] = await read<Row>(statement.text, [numericId, viewerId], statement.name);
+  const [row] = await read<Row>(statement, [numericId, viewerId]);
   if (!row) return null;
-  const { viewerTeaches, sessions: sessionRows, conceptResults: resultRows, ...columns } = row;
-  // Only the columns the plan named (see ClassroomActivityRead.classroomActivity).
+  const { viewerTeaches, viewerFollows, sessions: sessionRows, conceptResults: resultRows, ...columns } = row;
   const classroomActivity = {} as ClassroomActivity & Record<string, unknown>;
   for (const key in columns) if (!key.includes('.')) classroomActivity[key] = columns[key];
   const classroom = plan.classroom
@@ -311,26 +165,18 @@ export async function readClassroomActivity(
         } as User);
   const unit = !plan.unit ? undefined : row['unit.id'] === null ? null : { id: row['unit.id'] as number, name: row['unit.name'] as string };
 
-  let sessions: SessionWithStudent[] | null = null;
-  let conceptResults: Map<SessionWithStudent, ConceptResultWithConcept[]> | null = null;
-  if (statement.session && sessionRows) {
-    const { withId, elements } = statement.session;
-    const bySessionId = statement.result ? new Map<string, ConceptResultWithConcept[]>() : null;
-    sessions = [];
-    if (bySessionId) conceptResults = new Map();
+  // Only for a teacher (nothing is read for others); each session holds only the keys the plan named.
+  if (session && sessionRows) {
+    const sessions: ActivitySessionMapper[] = [];
+    const bySessionId = result ? new Map<string, ConceptResultMapper[]>() : null;
     for (const values of sessionRows) {
-      // Only the selected keys (see ClassroomActivityRead.sessions): this operation's resolvers read no other.
-      const session = decode(values, withId ? 1 : 0, elements, 'student') as unknown as SessionWithStudent;
-      sessions.push(session);
-      if (bySessionId) {
-        const results: ConceptResultWithConcept[] = [];
-        bySessionId.set(values[0]!, results);
-        conceptResults!.set(session, results);
-      }
+      const decoded = decode(values, session.withId ? 1 : 0, session.elements, 'student') as unknown as ActivitySessionMapper;
+      if (bySessionId) bySessionId.set(values[0]!, (decoded.conceptResults = []));
+      sessions.push(decoded);
     }
-    if (bySessionId && statement.result)
-      for (const values of resultRows ?? [])
-        bySessionId.get(values[0]!)?.push(decode(values, 1, statement.result, 'concept') as unknown as ConceptResultWithConcept);
+    if (bySessionId && result)
+      for (const values of resultRows ?? []) bySessionId.get(values[0]!)?.push(decode(values, 1, result, 'concept') as unknown as ConceptResultMapper);
+    (classroomActivity as ClassroomActivityMapper).sessions = sessions;
   }
-  return { classroomActivity, classroom, owner, unit, viewerTeaches, sessions, conceptResults };
+  return { classroomActivity, classroom, owner, unit, viewerTeaches, viewerFollows: viewerFollows ?? viewerTeaches };
 }

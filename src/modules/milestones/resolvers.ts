@@ -1,17 +1,11 @@
-import { requireUser } from '../../auth/guards.ts';
-import { inTransaction } from '../../db/transaction.ts';
-import type { PublishEditionResult } from '../../graphql/mappers.ts';
 import type { Strict } from '../../core/strict.ts';
-import type { PublishEditionPayloadResolvers, Resolvers } from '../../graphql/types.generated.ts';
-import { publishEdition } from './service.ts';
+import type { PublishEditionPayloadResolvers, Resolvers } from '../types.generated.ts';
+import type { PublishEditionPayloadMapper } from './mappers.ts';
+import { publishEdition } from './operations.ts';
 
 export const milestoneResolvers = {
   Mutation: {
-    publishEdition: async (_parent, _args, ctx) => {
-      const user = requireUser(ctx.viewer);
-      await inTransaction(ctx.db, (tx) => publishEdition(tx, user.id));
-      return { user };
-    },
+    publishEdition: (_parent, _args, ctx) => publishEdition(ctx),
   },
-  PublishEditionPayload: {} satisfies Strict<PublishEditionPayloadResolvers, PublishEditionResult>,
+  PublishEditionPayload: {} satisfies Strict<PublishEditionPayloadResolvers, PublishEditionPayloadMapper>,
 } satisfies Resolvers;

@@ -29,9 +29,3 @@ async function grant(tx: Tx, kind: keyof typeof tables, userId: number, name: st
 
 export const grantMilestone = (tx: Tx, userId: number, name: string) => grant(tx, 'milestone', userId, name);
 export const grantObjective = (tx: Tx, userId: number, name: string) => grant(tx, 'objective', userId, name);
-
-/** POST /published_edition: the user published a customized lesson edition. */
-export async function publishEdition(tx: Tx, userId: number): Promise<void> {
-  await grantObjective(tx, userId, PUBLISH_CUSTOMIZED_LESSON);
-  await grantMilestone(tx, userId, PUBLISH_CUSTOMIZED_LESSON);
-}

@@ -1,15 +1,10 @@
 import DataLoader from 'dataloader';
-import type { Db } from '../../db/client.ts';
-import type { Milestone, Objective, User } from '../../generated/prisma/client.ts';
-import { byKey, groupByKey } from '../../core/load.ts';
+import { groupByKey, perRequest } from '../../core/load.ts';
+import type { Milestone, Objective } from '../../generated/prisma/client.ts';
+import type { GraphQLContext } from '../context.ts';
 
-/** Made on first use, per request (see loadersOnFirstUse). */
-export const userLoaders = {
-  userById: (db: Db) =>
-    new DataLoader<number, User | null>(async (ids) =>
-      byKey(ids, await db.user.findMany({ where: { id: { in: [...ids] } } }), (row) => row.id),
-    ),
-  milestonesByUserId: (db: Db) =>
+export const milestonesByUserId = perRequest(
+  ({ db }: GraphQLContext) =>
     new DataLoader<number, Milestone[]>(async (userIds) => {
       const rows = await db.userMilestone.findMany({
         where: { userId: { in: [...userIds] } },
@@ -18,7 +13,10 @@ export const userLoaders = {
       });
       return groupByKey(userIds, rows, (row) => row.userId).map((group) => group.map((row) => row.milestone));
     }),
-  objectivesByUserId: (db: Db) =>
+);
+
+export const objectivesByUserId = perRequest(
+  ({ db }: GraphQLContext) =>
     new DataLoader<number, Objective[]>(async (userIds) => {
       const rows = await db.userObjective.findMany({
         where: { userId: { in: [...userIds] } },
@@ -27,4 +25,4 @@ export const userLoaders = {
       });
       return groupByKey(userIds, rows, (row) => row.userId).map((group) => group.map((row) => row.objective));
     }),
-};
+);

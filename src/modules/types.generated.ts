@@ -1,6 +1,8 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
-import type { Activity as ActivityModel, ActivityClassification as ActivityClassificationModel, ClassroomActivity as ClassroomActivityModel, Classroom as ClassroomModel, Unit as UnitModel, Concept as ConceptModel, User as UserModel, Milestone as MilestoneModel, Objective as ObjectiveModel } from '../generated/prisma/client.ts';
-import type { SessionWithStudent, ConceptResultWithConcept, FinishLessonResult, PublishEditionResult, ActivityPage, ActivityUidAndFlag } from './mappers.ts';
+import type { ActivityMapper, ActivityConnectionMapper, ActivityFlagMapper } from './activities/mappers.ts';
+import type { ActivityClassification as ActivityClassificationModel, Classroom as ClassroomModel, Unit as UnitModel, Concept as ConceptModel, User as UserModel, Milestone as MilestoneModel, Objective as ObjectiveModel } from '../generated/prisma/client.ts';
+import type { ClassroomActivityMapper, ActivitySessionMapper, ConceptResultMapper, FinishLessonPayloadMapper } from './classroom-activities/mappers.ts';
+import type { PublishEditionPayloadMapper } from './milestones/mappers.ts';
 import type { GraphQLContext } from './context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -438,25 +440,25 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
-  Activity: ResolverTypeWrapper<ActivityModel>;
+  Activity: ResolverTypeWrapper<ActivityMapper>;
   ActivityClassification: ResolverTypeWrapper<ActivityClassificationModel>;
-  ActivityConnection: ResolverTypeWrapper<ActivityPage>;
+  ActivityConnection: ResolverTypeWrapper<ActivityConnectionMapper>;
   ActivityEdge: ResolverTypeWrapper<Omit<ActivityEdge, 'node'> & { node: ResolversTypes['Activity'] }>;
-  ActivityFlag: ResolverTypeWrapper<ActivityUidAndFlag>;
-  ActivitySession: ResolverTypeWrapper<SessionWithStudent>;
+  ActivityFlag: ResolverTypeWrapper<ActivityFlagMapper>;
+  ActivitySession: ResolverTypeWrapper<ActivitySessionMapper>;
   ActivitySessionState: null;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Classroom: ResolverTypeWrapper<ClassroomModel>;
-  ClassroomActivity: ResolverTypeWrapper<ClassroomActivityModel>;
+  ClassroomActivity: ResolverTypeWrapper<ClassroomActivityMapper>;
   Concept: ResolverTypeWrapper<ConceptModel>;
-  ConceptResult: ResolverTypeWrapper<ConceptResultWithConcept>;
+  ConceptResult: ResolverTypeWrapper<ConceptResultMapper>;
   ConceptResultInput: ConceptResultInput;
   ConceptResultMetadataInput: ConceptResultMetadataInput;
   CreateActivityInput: CreateActivityInput;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   DeleteActivityPayload: ResolverTypeWrapper<DeleteActivityPayload>;
   FinishLessonInput: FinishLessonInput;
-  FinishLessonPayload: ResolverTypeWrapper<FinishLessonResult>;
+  FinishLessonPayload: ResolverTypeWrapper<FinishLessonPayloadMapper>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
@@ -467,7 +469,7 @@ export type ResolversTypes = {
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Objective: ResolverTypeWrapper<ObjectiveModel>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
-  PublishEditionPayload: ResolverTypeWrapper<PublishEditionResult>;
+  PublishEditionPayload: ResolverTypeWrapper<PublishEditionPayloadMapper>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   StudentName: ResolverTypeWrapper<StudentName>;
@@ -480,24 +482,24 @@ export type ResolversTypes = {
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
-  Activity: ActivityModel;
+  Activity: ActivityMapper;
   ActivityClassification: ActivityClassificationModel;
-  ActivityConnection: ActivityPage;
+  ActivityConnection: ActivityConnectionMapper;
   ActivityEdge: Omit<ActivityEdge, 'node'> & { node: ResolversParentTypes['Activity'] };
-  ActivityFlag: ActivityUidAndFlag;
-  ActivitySession: SessionWithStudent;
+  ActivityFlag: ActivityFlagMapper;
+  ActivitySession: ActivitySessionMapper;
   Boolean: Scalars['Boolean']['output'];
   Classroom: ClassroomModel;
-  ClassroomActivity: ClassroomActivityModel;
+  ClassroomActivity: ClassroomActivityMapper;
   Concept: ConceptModel;
-  ConceptResult: ConceptResultWithConcept;
+  ConceptResult: ConceptResultMapper;
   ConceptResultInput: ConceptResultInput;
   ConceptResultMetadataInput: ConceptResultMetadataInput;
   CreateActivityInput: CreateActivityInput;
   DateTime: Scalars['DateTime']['output'];
   DeleteActivityPayload: DeleteActivityPayload;
   FinishLessonInput: FinishLessonInput;
-  FinishLessonPayload: FinishLessonResult;
+  FinishLessonPayload: FinishLessonPayloadMapper;
   Float: Scalars['Float']['output'];
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
@@ -507,7 +509,7 @@ export type ResolversParentTypes = {
   Mutation: Record<PropertyKey, never>;
   Objective: ObjectiveModel;
   PageInfo: PageInfo;
-  PublishEditionPayload: PublishEditionResult;
+  PublishEditionPayload: PublishEditionPayloadMapper;
   Query: Record<PropertyKey, never>;
   String: Scalars['String']['output'];
   StudentName: StudentName;

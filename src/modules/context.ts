@@ -1,0 +1,25 @@
+import type { Viewer } from '../auth/viewer.ts';
+import type { EventHub } from '../core/event-hub.ts';
+import type { RequestScope } from '../core/load.ts';
+import type { Db, SqlRead } from '../db/client.ts';
+
+// What every resolver and operation is given: built once per request (an HTTP request, a REST route, a
+// subscription) by src/graphql/request-context.ts.
+
+/** The instance's settings and services, the same for every request. */
+export type ModuleSettings = {
+  /** Where follow-up links point (docs/contract.md, finish_lesson). */
+  appUrl: string;
+  /** This instance's live lesson events, by classroom activity id (src/modules/classroom-activities/lesson-events.ts). */
+  lessonEvents: EventHub;
+};
+
+export type GraphQLContext = {
+  db: Db;
+  /** Driver-level reads for the hot paths (src/db/client.ts, SqlRead). */
+  read: SqlRead;
+  viewer: Viewer;
+  /** The request's loaders, each made on first use by the module that declares it (src/core/load.ts, perRequest). */
+  scope: RequestScope;
+  settings: ModuleSettings;
+};

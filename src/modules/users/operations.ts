@@ -1,0 +1,24 @@
+import { allowAnonymous } from '../../auth/guards.ts';
+import { forbidden } from '../../core/errors.ts';
+import type { Milestone, Objective, User } from '../../generated/prisma/client.ts';
+import type { GraphQLContext } from '../context.ts';
+import { milestonesByUserId, objectivesByUserId } from './loaders.ts';
+
+// Who is signed in, and what only they may read of themselves.
+
+export const viewer = (ctx: GraphQLContext): User | null => allowAnonymous(ctx.viewer);
+
+/** A user's milestones and objectives are theirs alone to read. */
+function requireSelf(ctx: GraphQLContext, user: User): void {
+  if (allowAnonymous(ctx.viewer)?.id !== user.id) throw forbidden("Only the user themself may read this user's milestones and objectives");
+}
+
+export function milestonesOf(ctx: GraphQLContext, user: User): Promise<Milestone[]> {
+  requireSelf(ctx, user);
+  return milestonesByUserId(ctx).load(user.id);
+}
+
+export function objectivesOf(ctx: GraphQLContext, user: User): Promise<Objective[]> {
+  requireSelf(ctx, user);
+  return objectivesByUserId(ctx).load(user.id);
+}
