@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-// The one place that reads process.env: every setting (docs/contract.md, Running it), validated at start.
+// The one place that reads process.env: each setting once (its variable, its rule, its default), checked at
+// start; a bad value stops the start with a message naming it (docs/contract.md, Running it).
 
 const sizeInBytes = z
   .string()
@@ -29,200 +30,160 @@ const duration = durationMs.refine((ms) => ms >= 1_000 && ms <= 86_400_000, 'mus
 const timeout = durationMs.refine((ms) => ms >= 100 && ms <= 3_600_000, 'must be from 100 ms to 1 hour');
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
+const count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const port = count(0, 65_535);
+const httpUrl = z.url({ protocol: /^https?$/ });
+const url = httpUrl.transform((value) => value.replace(/\/+$/, ''));
+/** Unset and empty are the same: absent. */
+const unlessEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());
 
-const url = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''));
+/** A setting: the environment variable it is read from, and its rule (with its default). */
+const setting = <S extends z.ZodType>(variable: string, schema: S) => ({ variable, schema });
 
-const otlpEndpoint = z
-  .url({ protocol: /^https?$/ })
-  .optional()
-  .or(z.literal('').transform(() => undefined));
-
-const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-  HOST: z.string().trim().min(1).default('127.0.0.1'),
-  DATABASE_URL: z
-    .string()
-    .trim()
-    .regex(/^postgres(ql)?:\/\//, 'expected a postgresql:// URL')
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
-  DATA_DIR: z.string().trim().min(1).default('./.data'),
-  APP_URL: url.default('http://localhost:3000'),
-  CORS_ORIGINS: z
-    .string()
-    .default('')
-    .transform((value) =>
-      value
-        .split(',')
-        .map((origin) => origin.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.url({ protocol: /^https?$/ }).transform((origin) => origin.replace(/\/+$/, '')))),
-  BODY_LIMIT: sizeInBytes.default(5 * 1024 * 1024),
-  HEADERS_TIMEOUT: timeout.default(10_000),
-  REQUEST_TIMEOUT: timeout.default(30_000),
-  KEEP_ALIVE_TIMEOUT: timeout.default(5_000),
-  // 16,000: room for 10,000 subscriptions beside plain HTTP, yet under a 20,000 open-file limit with room
-  // left for the database pool, Redis and files (README, Configuration).
-  MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(16_000),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PLAYGROUND: flag.optional(),
-  DEMO_DATA: flag.default(true),
-  RATE_LIMIT_MAX: z.coerce.number().int().min(1).max(1_000_000).default(6000),
-  RATE_LIMIT_WINDOW: duration.default(60_000),
-  RATE_LIMIT_REDIS_URL: z
-    .string()
-    .trim()
-    .regex(/^rediss?:\/\//, 'expected a redis:// (or rediss://) URL')
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
-  // Admission of large bodies (src/http/admission.ts); the defaults are sized in the README, Limits.
-  ADMISSION_BYTES: sizeInBytes.default(10 * 1024 * 1024),
-  ADMISSION_QUEUE: z.coerce.number().int().min(0).max(100_000).default(100),
-  ADMISSION_QUEUE_TIMEOUT: duration.default(15_000),
-  ADMISSION_THRESHOLD: sizeInBytes.default(64 * 1024),
-  // Live lessons over WebSocket (src/graphql/subscriptions.ts; README, Live lessons).
-  SUBSCRIPTION_CONNECTIONS_PER_TOKEN: z.coerce.number().int().min(1).max(100_000).default(10),
-  SUBSCRIPTIONS_PER_CONNECTION: z.coerce.number().int().min(1).max(10_000).default(20),
-  SUBSCRIPTION_KEEP_ALIVE: duration.default(15_000),
-  SUBSCRIPTION_INIT_TIMEOUT: duration.default(10_000),
-  // How long a verified token is remembered (src/auth/token-cache.ts); 0 turns the cache off.
-  TOKEN_CACHE_TTL: durationMs.refine((ms) => ms <= 60_000, 'must be from 0 (off) to 1 minute').default(5_000),
-  // Traces (src/telemetry/): on when an OTLP endpoint is set. The OpenTelemetry SDK reads these and the
-  // other OTEL_* variables itself; they are checked here so that a mistyped endpoint stops the start.
-  OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint,
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: otlpEndpoint,
-  OTEL_SDK_DISABLED: z.string().optional(),
-  // Prometheus metrics on a second listener, HOST:METRICS_PORT (src/metrics/listener.ts); unset: none.
-  METRICS_PORT: z.preprocess(
-    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
-    z.coerce.number().int().min(0).max(65535).optional(),
+const settings = {
+  port: setting('PORT', port.default(4000)),
+  host: setting('HOST', z.string().trim().min(1).default('127.0.0.1')),
+  /** postgresql:// selects a PostgreSQL server; unset, the embedded PGlite under `dataDir`. */
+  databaseUrl: setting(
+    'DATABASE_URL',
+    unlessEmpty(
+      z
+        .string()
+        .trim()
+        .regex(/^postgres(ql)?:\/\//, 'expected a postgresql:// URL'),
+    ),
   ),
-});
-
-export type Config = {
-  port: number;
-  host: string;
-  databaseUrl: string | undefined;
-  dataDir: string;
-  appUrl: string;
-  corsOrigins: string[];
-  bodyLimit: number;
+  dataDir: setting('DATA_DIR', z.string().trim().min(1).default('./.data')),
+  /** Where follow-up links point (docs/contract.md, finish_lesson). */
+  appUrl: setting('APP_URL', url.default('http://localhost:3000')),
+  corsOrigins: setting(
+    'CORS_ORIGINS',
+    z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.url({ protocol: /^https?$/ }).transform((origin) => origin.replace(/\/+$/, '')))),
+  ),
+  bodyLimit: setting('BODY_LIMIT', sizeInBytes.default(5 * 1024 * 1024)),
   /** A request's headers must arrive within this (408 and closed otherwise); also a new connection's first request. */
-  headersTimeoutMs: number;
+  headersTimeoutMs: setting('HEADERS_TIMEOUT', timeout.default(10_000)),
   /** A whole request, headers and body, must arrive within this (408 and closed otherwise). */
-  requestTimeoutMs: number;
+  requestTimeoutMs: setting('REQUEST_TIMEOUT', timeout.default(30_000)),
   /** An idle kept-alive connection is closed this long after its last answer. */
-  keepAliveTimeoutMs: number;
-  /** Connections open at once; those beyond are closed as soon as they are accepted. */
-  maxConnections: number;
-  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  keepAliveTimeoutMs: setting('KEEP_ALIVE_TIMEOUT', timeout.default(5_000)),
+  /** Connections open at once; those beyond are closed as soon as they are accepted (sized in the README, Configuration). */
+  maxConnections: setting('MAX_CONNECTIONS', count(1, 1_000_000).default(16_000)),
+  logLevel: setting('LOG_LEVEL', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+  nodeEnv: setting('NODE_ENV', z.enum(['development', 'production', 'test']).default('development')),
+  /** Playground and introspection: on in development, off in production unless PLAYGROUND=1 (see loadConfig). */
+  playgroundSetting: setting('PLAYGROUND', flag.optional()),
+  demoData: setting('DEMO_DATA', flag.default(true)),
+  /** Requests each caller (token, else IP) may make per `rateLimitWindowMs` before 429. */
+  rateLimitMax: setting('RATE_LIMIT_MAX', count(1, 1_000_000).default(6000)),
+  rateLimitWindowMs: setting('RATE_LIMIT_WINDOW', duration.default(60_000)),
+  /** Where instances share the rate-limit counters; unset: each instance counts in memory. */
+  rateLimitRedisUrl: setting(
+    'RATE_LIMIT_REDIS_URL',
+    unlessEmpty(
+      z
+        .string()
+        .trim()
+        .regex(/^rediss?:\/\//, 'expected a redis:// (or rediss://) URL'),
+    ),
+  ),
+  /** Bytes of large bodies worked on at once; more wait in a queue (src/http/admission.ts; README, Limits). */
+  admissionBytes: setting('ADMISSION_BYTES', sizeInBytes.default(10 * 1024 * 1024)),
+  /** Large requests that may wait for room; more are 503 at once. */
+  admissionQueue: setting('ADMISSION_QUEUE', count(0, 100_000).default(100)),
+  /** How long one may wait before it is 503. */
+  admissionQueueTimeoutMs: setting('ADMISSION_QUEUE_TIMEOUT', duration.default(15_000)),
+  /** Bodies up to this size are not counted (nor queued). */
+  admissionThreshold: setting('ADMISSION_THRESHOLD', sizeInBytes.default(64 * 1024)),
+  /** WebSocket connections one token may hold open at once on an instance. */
+  subscriptionConnectionsPerToken: setting('SUBSCRIPTION_CONNECTIONS_PER_TOKEN', count(1, 100_000).default(10)),
+  /** Subscriptions one WebSocket connection may run at once. */
+  subscriptionsPerConnection: setting('SUBSCRIPTIONS_PER_CONNECTION', count(1, 10_000).default(20)),
+  /** A ping is sent on each WebSocket this often (a dead peer is closed when it does not answer). */
+  subscriptionKeepAliveMs: setting('SUBSCRIPTION_KEEP_ALIVE', duration.default(15_000)),
+  /** A WebSocket must send connection_init within this, else it is closed (4408). */
+  subscriptionInitTimeoutMs: setting('SUBSCRIPTION_INIT_TIMEOUT', duration.default(10_000)),
+  /** How long an instance remembers a token it verified (evicted at once when it changes; src/auth/token-cache.ts); 0: not at all. */
+  tokenCacheTtlMs: setting('TOKEN_CACHE_TTL', durationMs.refine((ms) => ms <= 60_000, 'must be from 0 (off) to 1 minute').default(5_000)),
+  // Traces (src/telemetry/): the OpenTelemetry SDK reads these and the other OTEL_* variables itself; they
+  // are checked here so that a mistyped endpoint stops the start.
+  otlpEndpoint: setting('OTEL_EXPORTER_OTLP_ENDPOINT', unlessEmpty(httpUrl)),
+  otlpTracesEndpoint: setting('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', unlessEmpty(httpUrl)),
+  otelSdkDisabled: setting('OTEL_SDK_DISABLED', z.string().optional()),
+  /** Where GET /metrics is served, on `host` (src/metrics/listener.ts); undefined: no metrics at all. */
+  metricsPort: setting('METRICS_PORT', unlessEmpty(port)),
+};
+
+type Settings = typeof settings;
+type Read = { [Key in keyof Settings]: z.output<Settings[Key]['schema']> };
+
+export type Config = Omit<Read, 'nodeEnv' | 'playgroundSetting' | 'otlpEndpoint' | 'otlpTracesEndpoint' | 'otelSdkDisabled'> & {
   production: boolean;
   /** Playground and introspection: on in development, off in production unless PLAYGROUND=1. */
   playground: boolean;
-  demoData: boolean;
-  /** Requests each caller (token, else IP) may make per `rateLimitWindowMs` before 429. */
-  rateLimitMax: number;
-  rateLimitWindowMs: number;
-  /** Where instances share the rate-limit counters; unset: each instance counts in memory. */
-  rateLimitRedisUrl: string | undefined;
-  /** Bytes of large bodies worked on at once; more wait in a queue (README, Limits). */
-  admissionBytes: number;
-  /** Large requests that may wait for room; more are 503 at once. */
-  admissionQueue: number;
-  /** How long one may wait before it is 503. */
-  admissionQueueTimeoutMs: number;
-  /** Bodies up to this size are not counted (nor queued). */
-  admissionThreshold: number;
-  /** WebSocket connections one token may hold open at once on an instance. */
-  subscriptionConnectionsPerToken: number;
-  /** Subscriptions one WebSocket connection may run at once. */
-  subscriptionsPerConnection: number;
-  /** A ping is sent on each WebSocket this often (a dead peer is closed when it does not answer). */
-  subscriptionKeepAliveMs: number;
-  /** A WebSocket must send connection_init within this, else it is closed (4408). */
-  subscriptionInitTimeoutMs: number;
-  /** How long an instance remembers a token it verified (evicted at once when it changes); 0: not at all. */
-  tokenCacheTtlMs: number;
   /** Where traces are sent (OTLP over HTTP); undefined: tracing is off and its modules are never loaded. */
   tracesEndpoint: string | undefined;
-  /** Where GET /metrics is served, on `host`; undefined: no metrics at all. */
-  metricsPort: number | undefined;
 };
 
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+}
+
+const envSchema = z.object(Object.fromEntries(Object.values(settings).map(({ variable, schema }) => [variable, schema])));
+
+/** Rules between settings, each naming the variables it concerns. */
+function crossChecks(read: Read): string[] {
+  const problems: string[] = [];
+  // Node refuses to create a server whose headers timeout is longer than its request timeout.
+  if (read.headersTimeoutMs > read.requestTimeoutMs)
+    problems.push(`HEADERS_TIMEOUT (${read.headersTimeoutMs} ms) must not be longer than REQUEST_TIMEOUT (${read.requestTimeoutMs} ms)`);
+  // Every body the body limit lets through must fit the budget (else it could only time out), and a
+  // request must leave the queue before Node's request timeout ends it while its body is unread.
+  if (read.admissionBytes < read.bodyLimit)
+    problems.push(`ADMISSION_BYTES (${read.admissionBytes} bytes) must not be less than BODY_LIMIT (${read.bodyLimit} bytes)`);
+  if (read.admissionQueueTimeoutMs >= read.requestTimeoutMs)
+    problems.push(
+      `ADMISSION_QUEUE_TIMEOUT (${read.admissionQueueTimeoutMs} ms) must be shorter than REQUEST_TIMEOUT (${read.requestTimeoutMs} ms)`,
+    );
+  if (read.metricsPort !== undefined && read.metricsPort !== 0 && read.metricsPort === read.port)
+    problems.push(`METRICS_PORT (${read.metricsPort}) must not be PORT: the metrics are never served on the public port`);
+  return problems;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
-      const name = String(issue.path[0]);
-      return `${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
-    });
-    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
-  }
-  const e = parsed.data;
-  // Node refuses to create a server whose headers timeout is longer than its request timeout.
-  if (e.HEADERS_TIMEOUT > e.REQUEST_TIMEOUT) {
+  if (!parsed.success)
     throw new ConfigError(
-      `Invalid configuration:\n  HEADERS_TIMEOUT (${e.HEADERS_TIMEOUT} ms) must not be longer than REQUEST_TIMEOUT (${e.REQUEST_TIMEOUT} ms)`,
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0]);
+        return `${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+      }),
     );
-  }
-  // Every body the body limit lets through must fit the budget (else it could only time out), and a
-  // request must leave the queue before Node's request timeout ends it while its body is unread.
-  if (e.ADMISSION_BYTES < e.BODY_LIMIT) {
-    throw new ConfigError(
-      `Invalid configuration:\n  ADMISSION_BYTES (${e.ADMISSION_BYTES} bytes) must not be less than BODY_LIMIT (${e.BODY_LIMIT} bytes)`,
-    );
-  }
-  if (e.ADMISSION_QUEUE_TIMEOUT >= e.REQUEST_TIMEOUT) {
-    throw new ConfigError(
-      `Invalid configuration:\n  ADMISSION_QUEUE_TIMEOUT (${e.ADMISSION_QUEUE_TIMEOUT} ms) must be shorter than REQUEST_TIMEOUT (${e.REQUEST_TIMEOUT} ms)`,
-    );
-  }
-  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
-    throw new ConfigError(
-      `Invalid configuration:\n  METRICS_PORT (${e.METRICS_PORT}) must not be PORT: the metrics are never served on the public port`,
-    );
-  }
-  const production = e.NODE_ENV === 'production';
+  const read = Object.fromEntries(Object.entries(settings).map(([key, { variable }]) => [key, parsed.data[variable]])) as Read;
+  const problems = crossChecks(read);
+  if (problems.length > 0) throw new ConfigError(problems);
+  const { nodeEnv, playgroundSetting, otlpEndpoint, otlpTracesEndpoint, otelSdkDisabled, ...config } = read;
+  const production = nodeEnv === 'production';
   return {
-    port: e.PORT,
-    host: e.HOST,
-    databaseUrl: e.DATABASE_URL,
-    dataDir: e.DATA_DIR,
-    appUrl: e.APP_URL,
-    corsOrigins: e.CORS_ORIGINS,
-    bodyLimit: e.BODY_LIMIT,
-    headersTimeoutMs: e.HEADERS_TIMEOUT,
-    requestTimeoutMs: e.REQUEST_TIMEOUT,
-    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT,
-    maxConnections: e.MAX_CONNECTIONS,
-    logLevel: e.LOG_LEVEL,
+    ...config,
     production,
-    playground: e.PLAYGROUND ?? !production,
-    demoData: e.DEMO_DATA,
-    rateLimitMax: e.RATE_LIMIT_MAX,
-    rateLimitWindowMs: e.RATE_LIMIT_WINDOW,
-    rateLimitRedisUrl: e.RATE_LIMIT_REDIS_URL,
-    admissionBytes: e.ADMISSION_BYTES,
-    admissionQueue: e.ADMISSION_QUEUE,
-    admissionQueueTimeoutMs: e.ADMISSION_QUEUE_TIMEOUT,
-    admissionThreshold: e.ADMISSION_THRESHOLD,
-    subscriptionConnectionsPerToken: e.SUBSCRIPTION_CONNECTIONS_PER_TOKEN,
-    subscriptionsPerConnection: e.SUBSCRIPTIONS_PER_CONNECTION,
-    subscriptionKeepAliveMs: e.SUBSCRIPTION_KEEP_ALIVE,
-    subscriptionInitTimeoutMs: e.SUBSCRIPTION_INIT_TIMEOUT,
-    tokenCacheTtlMs: e.TOKEN_CACHE_TTL,
-    tracesEndpoint: tracesEndpoint(e),
-    metricsPort: e.METRICS_PORT,
+    playground: playgroundSetting ?? !production,
+    // The OTLP spec's rule: the traces endpoint as given, else `/v1/traces` under the general one.
+    tracesEndpoint:
+      otelSdkDisabled?.trim().toLowerCase() === 'true'
+        ? undefined
+        : (otlpTracesEndpoint ?? (otlpEndpoint && `${otlpEndpoint.replace(/\/+$/, '')}/v1/traces`)),
   };
-}
-
-/** The URL the SDK sends spans to: the traces endpoint as given, else `/v1/traces` under the general one (the OTLP spec's rule). */
-function tracesEndpoint(e: z.infer<typeof envSchema>): string | undefined {
-  if (e.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
-  if (e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-  return e.OTEL_EXPORTER_OTLP_ENDPOINT && `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
 }

@@ -1,3 +1,5 @@
+import { hash } from 'node:crypto';
+
 // Reads the token from an Authorization header: `Bearer <token>`, or, for old clients, HTTP Basic with
 // the token as the user name and an empty password.
 
@@ -18,4 +20,9 @@ export function readCredentials(header: string | undefined): PresentedCredential
     return user !== '' && password === '' ? { kind: 'token', token: user } : { kind: 'malformed' };
   }
   return { kind: 'malformed' };
+}
+
+/** A key for counting by credentials without keeping them (the rate limit, sockets per token): a hash of the header. */
+export function credentialsKey(authorization: string): string {
+  return hash('sha256', authorization.trim(), 'hex').slice(0, 32);
 }

@@ -1,3 +1,4 @@
+import type { Database } from '../db/client.ts';
 import type { User } from '../generated/prisma/client.ts';
 
 // An instance's memory of the tokens it verified a moment ago, so that a request with a token seen
@@ -77,4 +78,16 @@ export class TokenCache {
     this.entries.clear();
     this.listening = state === 'listening';
   }
+}
+
+/**
+ * Keeps `cache` told of every token or user change the database notifies, on the instance's listening
+ * connection; resolves once listening, with the function that stops it.
+ */
+export function listenForTokenChanges(database: Pick<Database, 'listen'>, cache: TokenCache): Promise<() => Promise<void>> {
+  return database.listen(
+    TOKEN_CHANGES_CHANNEL,
+    (payload) => cache.changed(payload),
+    (state) => cache.listenerState(state),
+  );
 }

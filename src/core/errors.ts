@@ -53,4 +53,3 @@ export function quote(value: unknown): string {
   }
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
-

@@ -12,7 +12,11 @@ import type { ListenerStateHandler } from './listener.ts';
 export type PoolStats = { max: number; inUse: number; idle: number; waiting: number };
 
 /** Resolves once `channel` is listened on; the returned function stops listening. */
-export type Listen = (channel: string, onMessage: (payload: string) => void, onState?: ListenerStateHandler) => Promise<() => Promise<void>>;
+export type Listen = (
+  channel: string,
+  onMessage: (payload: string) => void,
+  onState?: ListenerStateHandler,
+) => Promise<() => Promise<void>>;
 
 export type Driver = {
   kind: 'pglite' | 'postgresql';

@@ -39,7 +39,6 @@ export async function openPglite(dataDir: string, migrate: boolean): Promise<Dri
   };
 }
 
-
 /**
  * Counts the calls to PGlite's query, exec and transaction that have not finished: each takes PGlite's
  * one connection in turn (its own lock), so all but one of them wait. A transaction's own queries run

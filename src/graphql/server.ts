@@ -20,7 +20,7 @@ export const graphqlLimits = {
 // The gateway's own rules for an operation's answer. Their hooks read only the request they are given, so
 // every request shares one listener object (Apollo asks for one per request).
 const answerRules: GraphQLRequestListener<GraphQLContext> = {
-  /** Subscriptions are the WebSocket's (src/graphql/subscriptions.ts), as queries and mutations are HTTP's. */
+  /** Subscriptions are the WebSocket's (src/graphql/subscriptions/websocket.ts), as queries and mutations are HTTP's. */
   async didResolveOperation({ operation }) {
     if (operation?.operation === OperationTypeNode.SUBSCRIPTION) {
       // Apollo answers with the status in `extensions.http` (and leaves it out of the error it sends).

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PoolStats } from '../db/client.ts';
 import { isClientErrorCode } from '../graphql/format-error.ts';
-import type { LiveCounts } from '../graphql/subscriptions.ts';
+import type { LiveCounts } from '../graphql/subscriptions/websocket.ts';
 import type { AdmissionStats } from '../http/admission.ts';
 
 // Prometheus metrics (README, Operations), served on their own port by ./listener.ts. Every label value

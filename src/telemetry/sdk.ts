@@ -1,13 +1,11 @@
 import { createRequire } from 'node:module';
 import type { Context, Span, SpanOptions, Tracer, TracerProvider } from '@opentelemetry/api';
+import { PROBE_ROUTES } from '../http/probes.ts';
 import type { Tracing, TracedOperation } from './tracing.ts';
 
 // The OpenTelemetry SDK for Node, configured by the OTEL_* variables alone (README, Tracing). Every
 // OpenTelemetry package is imported here, dynamically: main calls this only when an OTLP endpoint is set,
 // so that without one none of them is loaded (the bundle keeps packages external: scripts/build.mjs).
-
-/** Polled by load balancers every few seconds: a trace each would bury the requests. */
-const probes = new Set(['/healthz', '/readyz']);
 
 export async function startTracing(): Promise<Tracing> {
   const [api, core, resources, { NodeSDK }, { HttpInstrumentation }, { PrismaInstrumentation }] = await Promise.all([
@@ -27,7 +25,8 @@ export async function startTracing(): Promise<Tracing> {
       new HttpInstrumentation({
         // The gateway sends no HTTP requests of its own (the exporter's are never traced anyway).
         disableOutgoingRequestInstrumentation: true,
-        ignoreIncomingRequestHook: (request) => probes.has((request.url ?? '').split('?')[0]!),
+        // Polled every few seconds: a trace each would bury the requests.
+        ignoreIncomingRequestHook: (request) => PROBE_ROUTES.has((request.url ?? '').split('?')[0]!),
       }),
     ],
     // Traces only: metrics are Prometheus's (METRICS_PORT), and the logs go to stdout with the trace id.

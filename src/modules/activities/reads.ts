@@ -34,9 +34,7 @@ export async function findActivity(read: SqlRead, idOrUid: string): Promise<Acti
   if (!isStorableText(idOrUid)) return null;
   const numericId = parseNumericId(idOrUid);
   const [row] =
-    numericId === null
-      ? await read<ActivityRow>(BY_UID, [idOrUid])
-      : await read<ActivityRow>(BY_UID_ELSE_ID, [idOrUid, numericId]);
+    numericId === null ? await read<ActivityRow>(BY_UID, [idOrUid]) : await read<ActivityRow>(BY_UID_ELSE_ID, [idOrUid, numericId]);
   if (!row) return null;
   const { 'classification.id': id, 'classification.key': key, 'classification.name': name, ...activity } = row;
   return { ...activity, classification: id === null ? null : { id, key, name } };
@@ -73,7 +71,11 @@ function pageStatement(withFlag: boolean, withCount: boolean, limit: number): St
 export type PageArgs = { first?: number | null; after?: string | null; flag?: string | null };
 
 /** A page of activities in id order, after a cursor, with a flag or not; BAD_USER_INPUT for a bad size or cursor. */
-export async function pageOfActivities(read: SqlRead, args: PageArgs, { withCount }: { withCount: boolean }): Promise<ActivityConnectionMapper> {
+export async function pageOfActivities(
+  read: SqlRead,
+  args: PageArgs,
+  { withCount }: { withCount: boolean },
+): Promise<ActivityConnectionMapper> {
   const first = args.first ?? 20;
   const fields: FieldErrors = {};
   if (!Number.isInteger(first) || first < 0 || first > PAGE_SIZE_LIMIT)

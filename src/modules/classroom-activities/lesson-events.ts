@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/transaction.ts';
 import type { ClassroomActivity } from '../../generated/prisma/client.ts';
 import type { EventHub } from '../../core/event-hub.ts';
+import type { Database } from '../../db/client.ts';
 import type { LessonEventKind } from '../types.generated.ts';
 
 // Live lessons' events (docs/contract.md, Live lessons). They are sent with pg_notify inside the writing
@@ -42,15 +43,29 @@ export async function notifyLessonEvent(
   await tx.$executeRaw`SELECT pg_notify(${LESSON_EVENTS_CHANNEL}, ${JSON.stringify(message)})`;
 }
 
-/** Hands each event this instance hears on LESSON_EVENTS_CHANNEL to the subscribers of its classroom activity. */
-export function deliverLessonEvents(hub: EventHub): (payload: string) => void {
-  return (payload) => {
-    let message: LessonEventMessage;
-    try {
-      message = JSON.parse(payload) as LessonEventMessage;
-    } catch {
-      return;
-    }
-    hub.deliver(message.classroomActivityId, message);
-  };
+/**
+ * Hands each lesson event this instance hears to the subscribers of its classroom activity (`hub`), until
+ * the returned function is called; `log` is told when the listening connection drops and comes back.
+ */
+export function listenForLessonEvents(
+  database: Pick<Database, 'listen'>,
+  hub: EventHub,
+  log: { warn(details: object, message: string): void; info(message: string): void },
+): Promise<() => Promise<void>> {
+  return database.listen(
+    LESSON_EVENTS_CHANNEL,
+    (payload) => {
+      let message: LessonEventMessage;
+      try {
+        message = JSON.parse(payload) as LessonEventMessage;
+      } catch {
+        return;
+      }
+      hub.deliver(message.classroomActivityId, message);
+    },
+    (state, { error, retryInMs }) =>
+      state === 'lost'
+        ? log.warn({ err: error, retryInMs }, 'lesson events: lost the listening connection, reconnecting')
+        : log.info('lesson events: listening'),
+  );
 }

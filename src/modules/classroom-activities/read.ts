@@ -175,7 +175,8 @@ export async function readClassroomActivity(
       sessions.push(decoded);
     }
     if (bySessionId && result)
-      for (const values of resultRows ?? []) bySessionId.get(values[0]!)?.push(decode(values, 1, result, 'concept') as unknown as ConceptResultMapper);
+      for (const values of resultRows ?? [])
+        bySessionId.get(values[0]!)?.push(decode(values, 1, result, 'concept') as unknown as ConceptResultMapper);
     (classroomActivity as ClassroomActivityMapper).sessions = sessions;
   }
   return { classroomActivity, classroom, owner, unit, viewerTeaches, viewerFollows: viewerFollows ?? viewerTeaches };

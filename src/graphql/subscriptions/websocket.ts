@@ -3,13 +3,9 @@ import {
   GraphQLError,
   Kind,
   OperationTypeNode,
-  getOperationAST,
-  parse,
-  specifiedRules,
-  subscribe,
-  validate,
   getArgumentValues,
-  type DocumentNode,
+  getOperationAST,
+  subscribe,
   type ExecutionArgs,
   type ExecutionResult,
   type FieldNode,
@@ -17,27 +13,27 @@ import {
   type ValidationRule,
 } from 'graphql';
 import fastifyWebsocket, { type WebsocketHandler } from '@fastify/websocket';
-import { CloseCode } from 'graphql-ws';
-import { LRUCache } from 'lru-cache';
 import { makeHandler } from 'graphql-ws/use/@fastify/websocket';
-import type { Viewer } from '../auth/viewer.ts';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/client.ts';
-import type { Tracing } from '../telemetry/tracing.ts';
-import { authorizationKey } from '../http/hardening.ts';
-import type { TokenCache } from '../auth/token-cache.ts';
-import type { GraphQLContext, ModuleSettings } from '../modules/context.ts';
-import { createContext } from './request-context.ts';
-import { rethrowUnavailable } from '../db/errors.ts';
-import { formatErrorFor } from './format-error.ts';
-import { graphqlLimits } from './server.ts';
+import { credentialsKey } from '../../auth/credentials.ts';
+import type { TokenCache } from '../../auth/token-cache.ts';
+import { resolveViewer, type Viewer } from '../../auth/viewer.ts';
+import type { Config } from '../../config.ts';
+import { badRequest } from '../../core/errors.ts';
+import type { Database } from '../../db/client.ts';
+import { rethrowUnavailable } from '../../db/errors.ts';
+import type { ModuleSettings } from '../../modules/context.ts';
+import type { Tracing } from '../../telemetry/tracing.ts';
+import { formatErrorFor } from '../format-error.ts';
+import { createContext } from '../request-context.ts';
+import { subscriptionDocuments } from './documents.ts';
+import { withEnd } from './iterators.ts';
+import { SocketsPerCredential } from './per-credential.ts';
 
 // Live lessons' transport (docs/contract.md, Live lessons): graphql-ws's graphql-transport-ws protocol on
-// the HTTP server's own port and path. The upgrade request is routed by Fastify like any other, so its
-// hooks (the drain, the rate limit, security headers) apply to it. Only subscriptions are served on the
-// socket: queries and mutations stay on HTTP, where admission applies too.
+// the HTTP server's own port and path, its upgrade routed by Fastify like any request (the drain, the rate
+// limit, security headers apply). Only subscriptions are served on the socket: the rest stays on HTTP.
 
-type ConnectionExtra = { viewer?: Viewer; tokenKey?: string };
+type ConnectionExtra = { viewer?: Viewer; credentialsKey?: string };
 
 export type SubscriptionServerOptions = {
   schema: GraphQLSchema;
@@ -82,46 +78,17 @@ const authorizationOf = (payload: unknown, header: string | undefined): string |
 export type LiveCounts = { connections(): number; subscriptions(): number };
 
 /**
- * Registers the WebSocket plugin and returns the handler for the /graphql route's upgrades (src/app.ts
- * declares the route, so that HTTP and WebSocket share its path and hooks), and the live counts.
+ * Registers the WebSocket plugin and returns the handler for the /graphql route's upgrades
+ * (src/graphql/route.ts), and the live counts.
  */
-
 export async function registerSubscriptions(
   app: FastifyInstance,
-  options: SubscriptionServerOptions,
+  { schema, validationRules, database, settings, tokenCache, config, tracing }: SubscriptionServerOptions,
 ): Promise<{ handler: WebsocketHandler; counts: LiveCounts }> {
-  const { schema, validationRules, database, settings, tokenCache, config, tracing } = options;
   const formatError = formatErrorFor((error) => app.log.error({ err: error }, 'unexpected error in a subscription'));
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error));
-  const connectionsByToken = new Map<string, number>();
-  // Every student of a lesson sends the same subscription text: parsed and validated once, the one
-  // document is shared by their subscriptions (measured: a third less memory per subscription, and less
-  // CPU per subscribe; README, Live lessons). Bounded by entries and by the text's size.
-  const validDocuments = new LRUCache<string, DocumentNode>({
-    max: 1_000,
-    maxSize: 4 * 1024 * 1024,
-    sizeCalculation: (_, query) => query.length,
-  });
-  const checkDocument = (query: string): { document: DocumentNode } | { errors: GraphQLError[] } => {
-    const cached = validDocuments.get(query);
-    if (cached) return { document: cached };
-    let document: DocumentNode;
-    try {
-      document = parse(query, { maxTokens: graphqlLimits.maxTokens });
-    } catch (error) {
-      const message = error instanceof GraphQLError ? error.message : 'Syntax error';
-      return { errors: [new GraphQLError(message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })] };
-    }
-    const errors = validate(schema, document, [...specifiedRules, ...validationRules]);
-    if (errors.length > 0)
-      return {
-        errors: errors.map(
-          (error) => new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
-        ),
-      };
-    validDocuments.set(query, document);
-    return { document };
-  };
+  const socketsPerCredential = new SocketsPerCredential(config.subscriptionConnectionsPerToken);
+  const checkDocument = subscriptionDocuments(schema, validationRules);
   let settingUp = 0;
   let running = 0;
   /** With tracing on, each subscription's trace and span ids, by its context (one per subscription). */
@@ -138,85 +105,73 @@ export async function registerSubscriptions(
     },
   });
 
+  const subscribeTraced = (args: ExecutionArgs) =>
+    tracing
+      ? tracing.graphqlOperation(
+          async () => {
+            // The start and end log lines are written after the span has ended: they take its ids from here.
+            traceOfSubscription.set(args.contextValue as object, tracing.logFields());
+            return subscribe(args);
+          },
+          { name: getOperationAST(args.document, args.operationName)?.name?.value, type: 'subscription' },
+        )
+      : subscribe(args);
+
   const handleSocket = makeHandler<Record<string, unknown> | undefined, ConnectionExtra>(
     {
       connectionInitWaitTimeout: config.subscriptionInitTimeoutMs,
-      // graphql-js's subscribe (graphql-ws's default), in the operation's span when tracing is on: its
-      // access checks run there. Events are resolved from their payload alone, with no statement.
-      ...(tracing
-        ? {
-            subscribe: (args: ExecutionArgs) =>
-              tracing.graphqlOperation(
-                async () => {
-                  // The start and end log lines are written after the span has ended: they take its ids from here.
-                  traceOfSubscription.set(args.contextValue as object, tracing.logFields());
-                  return subscribe(args);
-                },
-                { name: getOperationAST(args.document, args.operationName)?.name?.value, type: 'subscription' },
-              ),
-          }
-        : {}),
-      isProd: config.production,
-      onConnect: async (ctx) => {
-        const authorization = authorizationOf(ctx.connectionParams, ctx.extra.request.headers.authorization);
-        const authenticate = () => createContext(database, settings, authorization, tokenCache);
-        const authenticating = tracing ? tracing.span('graphql-ws connection_init', authenticate) : authenticate();
-        const context = await authenticating.catch(rethrowUnavailable);
-        // A presented but wrong token: 4403, as graphql-ws closes a refused connection.
-        if (context.viewer.kind === 'invalid') return false;
-        if (context.viewer.kind === 'user' && authorization) {
-          // Counted by a hash of the header, so that no token sits in memory as a key.
-          const key = authorizationKey(authorization);
-          const held = connectionsByToken.get(key) ?? 0;
-          if (held >= config.subscriptionConnectionsPerToken) {
-            ctx.extra.socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this token');
-            return false;
-          }
-          connectionsByToken.set(key, held + 1);
-          ctx.extra.tokenKey = key;
-        }
-        ctx.extra.viewer = context.viewer;
-        return true;
-      },
-      onDisconnect: (ctx) => {
-        const key = ctx.extra.tokenKey;
-        if (!key) return;
-        const held = (connectionsByToken.get(key) ?? 1) - 1;
-        if (held <= 0) connectionsByToken.delete(key);
-        else connectionsByToken.set(key, held);
-      },
-      onSubscribe: async (ctx, _id, payload) => {
-        if (Object.keys(ctx.subscriptions).length > config.subscriptionsPerConnection)
-          return [new GraphQLError('Too many subscriptions on this connection', { extensions: { code: 'BAD_REQUEST' } })];
-        const checked = checkDocument(payload.query);
-        if (!('document' in checked)) return checked.errors;
-        const { document } = checked;
-        const operation = getOperationAST(document, payload.operationName);
-        if (operation?.operation !== OperationTypeNode.SUBSCRIPTION)
-          return [
-            new GraphQLError('Only subscriptions are served over WebSocket; send queries and mutations over HTTP', {
-              extensions: { code: 'BAD_REQUEST' },
-            }),
-          ];
+      // graphql-js's subscribe (graphql-ws's default), counted while it runs its access checks (shutdown waits for
+      // them), in the operation's span when tracing is on. Events are resolved from their payload, with no statement.
+      subscribe: async (args: ExecutionArgs) => {
         settingUp += 1;
         try {
-          const base = await createContext(database, settings, undefined);
-          const contextValue: GraphQLContext = { ...base, viewer: ctx.extra.viewer ?? { kind: 'anonymous' } };
-          return {
-            schema,
-            document,
-            operationName: payload.operationName ?? null,
-            variableValues: payload.variables ?? null,
-            contextValue,
-          };
+          return await subscribeTraced(args);
         } finally {
           settingUp -= 1;
         }
       },
+      isProd: config.production,
+      onConnect: async (ctx) => {
+        const authorization = authorizationOf(ctx.connectionParams, ctx.extra.request.headers.authorization);
+        const authenticate = () => resolveViewer(database.read, authorization, tokenCache);
+        const viewer = await (tracing ? tracing.span('graphql-ws connection_init', authenticate) : authenticate()).catch(
+          rethrowUnavailable,
+        );
+        // A presented but wrong token: 4403, as graphql-ws closes a refused connection.
+        if (viewer.kind === 'invalid') return false;
+        if (viewer.kind === 'user' && authorization) {
+          const key = credentialsKey(authorization);
+          if (!socketsPerCredential.take(key)) {
+            ctx.extra.socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this token');
+            return false;
+          }
+          ctx.extra.credentialsKey = key;
+        }
+        ctx.extra.viewer = viewer;
+        return true;
+      },
+      onDisconnect: (ctx) => {
+        if (ctx.extra.credentialsKey) socketsPerCredential.release(ctx.extra.credentialsKey);
+      },
+      onSubscribe: (ctx, _id, payload) => {
+        if (Object.keys(ctx.subscriptions).length > config.subscriptionsPerConnection)
+          return [badRequest('Too many subscriptions on this connection')];
+        const checked = checkDocument(payload.query);
+        if (!('document' in checked)) return checked.errors;
+        const { document } = checked;
+        if (getOperationAST(document, payload.operationName)?.operation !== OperationTypeNode.SUBSCRIPTION)
+          return [badRequest('Only subscriptions are served over WebSocket; send queries and mutations over HTTP')];
+        return {
+          schema,
+          document,
+          operationName: payload.operationName ?? null,
+          variableValues: payload.variables ?? null,
+          contextValue: createContext(database, settings, ctx.extra.viewer ?? { kind: 'anonymous' }),
+        };
+      },
       onOperation: (ctx, id, payload, args, operationResult) => {
         // graphql-ws hands over the awaited result of graphql-js's subscribe().
         const result = operationResult as AsyncIterableIterator<ExecutionResult> | ExecutionResult;
-        const classroomActivityId = lessonEventsArgument(args, 'classroomActivityId');
         const viewer = ctx.extra.viewer;
         const who = viewer?.kind === 'user' ? viewer.user.id : null;
         const trace = traceOfSubscription.get(args.contextValue as object);
@@ -225,6 +180,7 @@ export async function registerSubscriptions(
           app.log.info({ subscription: id, operation: payload.operationName, userId: who, code, ...trace }, 'subscription refused');
           return;
         }
+        const classroomActivityId = lessonEventsArgument(args, 'classroomActivityId');
         app.log.info(
           { subscription: id, operation: payload.operationName, userId: who, classroomActivityId, ...trace },
           'subscription started',
@@ -266,39 +222,3 @@ function lessonEventsArgument(args: ExecutionArgs, name: string): unknown {
     return undefined;
   }
 }
-
-/** The same iterator, calling `onEnd` once when it ends, however it ends (kept an object, not an async generator, so return() is never queued behind a pending next()). */
-function withEnd<T>(iterator: AsyncIterableIterator<T>, onEnd: () => void): AsyncIterableIterator<T> {
-  let ended = false;
-  const end = () => {
-    if (!ended) {
-      ended = true;
-      onEnd();
-    }
-  };
-  const wrapped: AsyncIterableIterator<T> = {
-    next: async () => {
-      try {
-        const step = await iterator.next();
-        if (step.done) end();
-        return step;
-      } catch (error) {
-        end();
-        throw error;
-      }
-    },
-    return: async (value?: unknown) => {
-      end();
-      return (await iterator.return?.(value)) ?? { value: undefined, done: true };
-    },
-    throw: async (error?: unknown) => {
-      end();
-      if (iterator.throw) return iterator.throw(error);
-      throw error;
-    },
-    [Symbol.asyncIterator]: () => wrapped,
-  };
-  return wrapped;
-}
-
-export { CloseCode };

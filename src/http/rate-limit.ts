@@ -1,0 +1,80 @@
+import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import { credentialsKey } from '../auth/credentials.ts';
+import type { Config } from '../config.ts';
+import { PROBE_ROUTES } from './probes.ts';
+
+// The rate limit: per token (per IP when anonymous), on every route but the probes; a 429 takes the
+// route's error handler, so REST and GraphQL both answer the `meta` envelope, with Retry-After.
+
+/**
+ * Where counters live: Redis when `RATE_LIMIT_REDIS_URL` is set (instances share them), else
+ * @fastify/rate-limit's in-memory store (per instance). Or a store of one's own: `{ store: MyStore }`.
+ */
+export type RateLimitStore = Pick<RateLimitPluginOptions, 'redis' | 'store' | 'nameSpace' | 'skipOnError'>;
+
+/** The key: a hash of the Authorization header when there is one (never the token itself, in memory or in Redis), else the IP. */
+export function rateLimitKey(request: FastifyRequest): string {
+  const authorization = request.headers.authorization;
+  if (authorization && authorization.trim() !== '') return `auth:${credentialsKey(authorization)}`;
+  return `ip:${request.ip}`;
+}
+
+export async function registerRateLimit(app: FastifyInstance, config: Config, store?: RateLimitStore): Promise<void> {
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'onRequest',
+    max: config.rateLimitMax,
+    timeWindow: config.rateLimitWindowMs,
+    keyGenerator: rateLimitKey,
+    allowList: (request) => PROBE_ROUTES.has(request.routeOptions.url ?? ''),
+    errorResponseBuilder: (_request, context) =>
+      Object.assign(new Error(`Too many requests, retry in ${context.after}`), { statusCode: context.statusCode }),
+    ...(store ?? sharedStore(app, config)),
+  });
+}
+
+/**
+ * Counters in Redis, shared by every instance. A Redis that is down or slow limits nobody (the request
+ * goes on, and the outage is logged) rather than failing lessons: commands fail at once while it is
+ * unreachable instead of queueing.
+ */
+function sharedStore(app: FastifyInstance, config: Config): RateLimitStore {
+  if (!config.rateLimitRedisUrl) return {};
+  const redis = new Redis(config.rateLimitRedisUrl, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2_000,
+    commandTimeout: 500,
+  });
+  let reported = false;
+  redis.on('error', (error: Error) => {
+    if (!reported) app.log.warn({ err: error }, 'rate-limit store (Redis) unreachable: requests are not limited until it is back');
+    reported = true;
+  });
+  redis.on('ready', () => {
+    if (reported) app.log.info('rate-limit store (Redis) is back');
+    reported = false;
+  });
+  // Counting starts with the first request: until the connection is up, commands would fail and pass
+  // requests unlimited. Startup waits for it, but no longer than one connect attempt.
+  app.addHook('onReady', async () => {
+    if (redis.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        redis.off('ready', done);
+        redis.off('error', done);
+        resolve();
+      };
+      const timer = setTimeout(done, 2_500);
+      redis.once('ready', done);
+      redis.once('error', done);
+    });
+  });
+  app.addHook('onClose', async () => {
+    redis.disconnect();
+  });
+  return { redis, nameSpace: 'lessons-gateway-rate-limit:', skipOnError: true };
+}
