@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fromHttpStatus } from './errors.ts';
+import { createGate } from './gate.ts';
 
 // Admission control for large bodies (README, Limits): a request's memory grows with its body (parsed,
 // validated, sent to the database: a 5 MB finish_lesson holds ~20 MB at its peak), so the bodies worked
@@ -20,60 +21,6 @@ export type AdmissionOptions = {
   /** A body of unknown length (chunked) counts as this; one declared larger is Fastify's 413 at once. */
   bodyLimit: number;
 };
-
-type Waiter = { weight: number; admit: (admitted: boolean) => void };
-type Ticket = { admitted: Promise<boolean>; leave: () => void };
-
-/**
- * A semaphore over `capacity` units with a FIFO queue of at most `maxWaiting`. `enter` answers null when
- * the queue is full; otherwise a ticket whose `admitted` says whether room was found in time, and whose
- * `leave` gives the room back, or leaves the queue. Only the first `leave` counts.
- */
-function createGate(capacity: number, maxWaiting: number) {
-  let used = 0;
-  const waiting: Waiter[] = [];
-  // First come, first served: a request never overtakes one that waits, so a large one cannot starve.
-  const pump = () => {
-    while (waiting.length > 0 && used + waiting[0]!.weight <= capacity) {
-      const next = waiting.shift()!;
-      used += next.weight;
-      next.admit(true);
-    }
-  };
-  return {
-    enter(weight: number, timeoutMs: number): Ticket | null {
-      const roomNow = waiting.length === 0 && used + weight <= capacity;
-      if (!roomNow && waiting.length >= maxWaiting) return null;
-      let state: 'waiting' | 'held' | 'gone' = roomNow ? 'held' : 'waiting';
-      const leave = () => {
-        if (state === 'held') used -= weight;
-        if (state === 'waiting') {
-          waiting.splice(waiting.indexOf(waiter), 1);
-          waiter.admit(false);
-        }
-        state = 'gone';
-        pump();
-      };
-      const waiter: Waiter = { weight, admit: () => {} };
-      if (roomNow) {
-        used += weight;
-        return { admitted: Promise.resolve(true), leave };
-      }
-      const timer = setTimeout(leave, timeoutMs);
-      const admitted = new Promise<boolean>((resolve) => {
-        waiter.admit = (ok) => {
-          clearTimeout(timer);
-          if (ok) state = 'held';
-          resolve(ok);
-        };
-      });
-      waiting.push(waiter);
-      return { admitted, leave };
-    },
-    waiting: () => waiting.length,
-    used: () => used,
-  };
-}
 
 /** What a request's body counts for: its declared length when large, the body limit when undeclared. */
 function weightOf(request: FastifyRequest, { threshold, bodyLimit }: Pick<AdmissionOptions, 'threshold' | 'bodyLimit'>): number {

@@ -79,7 +79,7 @@ export function finishLessonInputFromBody(body: unknown): Body {
  * `conceptResults[3].metadata.extra.note` → `concept_results[3].metadata.note`: a path in the body's words.
  * Metadata keys are the client's own (`attemptNumber` in both faces): only the path up to them is renamed.
  */
-function bodyPath(path: string): string {
+export function bodyPath(path: string): string {
   const metadata = /\.metadata(?=$|[.[])/.exec(path);
   const [fields, inside] = metadata ? [path.slice(0, metadata.index), path.slice(metadata.index)] : [path, ''];
   return fields.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`) + inside.replace(/^\.metadata\.extra(?=$|[.[])/, '.metadata');

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { credentialsKey, readCredentials } from '../../src/auth/credentials.ts';
+
+// How a token is read from an Authorization header (docs/contract.md, Who may do what).
+
+const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
+
+describe('readCredentials', () => {
+  it('reads no credentials from an absent or blank header', () => {
+    expect(readCredentials(undefined)).toEqual({ kind: 'none' });
+    expect(readCredentials('')).toEqual({ kind: 'none' });
+    expect(readCredentials('   ')).toEqual({ kind: 'none' });
+  });
+
+  it('reads a Bearer token, whatever the scheme case, and around spaces', () => {
+    expect(readCredentials('Bearer abc.def')).toEqual({ kind: 'token', token: 'abc.def' });
+    expect(readCredentials('bearer abc')).toEqual({ kind: 'token', token: 'abc' });
+    expect(readCredentials('  BEARER   abc  ')).toEqual({ kind: 'token', token: 'abc' });
+  });
+
+  it('reads Basic with the token as the user name and an empty password, with or without the colon', () => {
+    expect(readCredentials(basic('tok:'))).toEqual({ kind: 'token', token: 'tok' });
+    expect(readCredentials(basic('tok'))).toEqual({ kind: 'token', token: 'tok' });
+  });
+
+  it('calls malformed: a password given, an empty user, another scheme, a scheme alone, two values', () => {
+    expect(readCredentials(basic('tok:secret'))).toEqual({ kind: 'malformed' });
+    expect(readCredentials(basic(':'))).toEqual({ kind: 'malformed' });
+    expect(readCredentials('Digest abc')).toEqual({ kind: 'malformed' });
+    expect(readCredentials('Bearer')).toEqual({ kind: 'malformed' });
+    expect(readCredentials('Bearer a b')).toEqual({ kind: 'malformed' });
+  });
+});
+
+describe('credentialsKey', () => {
+  it('is a fixed-length hash that never holds the credential, the same for the same header', () => {
+    const key = credentialsKey('Bearer lgw_secret-token');
+    expect(key).toMatch(/^[0-9a-f]{32}$/);
+    expect(key).not.toContain('secret');
+    expect(credentialsKey(' Bearer lgw_secret-token ')).toBe(key);
+    expect(credentialsKey('Bearer lgw_other-token')).not.toBe(key);
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { byKey, groupByKey, perRequest, type RequestScope } from '../../src/core/load.ts';
+import { withEnd } from '../../src/graphql/subscriptions/iterators.ts';
+import { SocketsPerCredential } from '../../src/graphql/subscriptions/per-credential.ts';
+
+// Small pieces the request path relies on: loader answers in key order, per-request values, the end of a
+// subscription's iterator, and the cap on sockets per credential.
+
+describe('loader helpers', () => {
+  it('answer in the order of the keys, null or empty where nothing matched', () => {
+    const rows = [
+      { id: 2, of: 1 },
+      { id: 1, of: 1 },
+      { id: 3, of: 3 },
+    ];
+    expect(byKey([3, 9, 1], rows, (row) => row.id)).toEqual([rows[2], null, rows[1]]);
+    expect(groupByKey([1, 2, 3], rows, (row) => row.of)).toEqual([[rows[0], rows[1]], [], [rows[2]]]);
+  });
+
+  it('make a per-request value once per request, on first use', () => {
+    let made = 0;
+    const value = perRequest((request: { scope: RequestScope }) => ({ n: (made += 1), request }));
+    const first = { scope: new Map() };
+    const second = { scope: new Map() };
+    expect(made).toBe(0);
+    expect(value(first)).toBe(value(first));
+    expect(value(second).n).toBe(2);
+    expect(made).toBe(2);
+  });
+});
+
+describe('withEnd', () => {
+  async function* counting() {
+    yield 1;
+    yield 2;
+  }
+
+  it('calls onEnd once when the iterator finishes, when it is returned early, or when it throws', async () => {
+    let ends = 0;
+    const finished = withEnd(counting(), () => (ends += 1));
+    expect([await finished.next(), await finished.next(), await finished.next()].map((step) => step.done)).toEqual([false, false, true]);
+    await finished.return!();
+    expect(ends).toBe(1);
+    const returned = withEnd(counting(), () => (ends += 1));
+    await returned.next();
+    await returned.return!();
+    expect(ends).toBe(2);
+    const broken: AsyncIterableIterator<number> = { next: () => Promise.reject(new Error('x')), [Symbol.asyncIterator]: () => broken };
+    const failing = withEnd(broken, () => (ends += 1));
+    await expect(failing.next()).rejects.toThrow('x');
+    expect(ends).toBe(3);
+  });
+});
+
+describe('SocketsPerCredential', () => {
+  it('lets each credential hold up to its max, and one more once one is released', () => {
+    const sockets = new SocketsPerCredential(2);
+    expect([sockets.take('a'), sockets.take('a'), sockets.take('a'), sockets.take('b')]).toEqual([true, true, false, true]);
+    sockets.release('a');
+    expect(sockets.take('a')).toBe(true);
+    sockets.release('b');
+    sockets.release('b');
+    expect([sockets.take('b'), sockets.take('b'), sockets.take('b')]).toEqual([true, true, false]);
+  });
+});
