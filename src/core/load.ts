@@ -1,3 +1,5 @@
+import DataLoader from 'dataloader';
+
 // DataLoader helpers: batch answers in the order of their keys, and values a request makes once, on first
 // use (a module's loaders), which each module declares itself so that the context need not know them.
 
@@ -25,4 +27,27 @@ export function perRequest<Scoped extends { scope: RequestScope }, T>(make: (sco
     scoped.scope.set(make, value);
     return value;
   };
+}
+
+type Scoped = { scope: RequestScope };
+
+/** A request's loader of rows by id: `find` reads a batch of ids in one statement; an unknown id is null. */
+export function loaderById<S extends Scoped, Row extends { id: number }>(find: (scoped: S, ids: number[]) => Promise<Row[]>) {
+  return perRequest(
+    (scoped: S) => new DataLoader<number, Row | null>(async (ids) => byKey(ids, await find(scoped, [...ids]), (row) => row.id)),
+  );
+}
+
+/** A request's loader of the rows that belong to each key (`keyOf` names it), in `find`'s order; none is []. */
+export function loaderOfGroups<S extends Scoped, Row, Value = Row>(
+  find: (scoped: S, keys: number[]) => Promise<Row[]>,
+  keyOf: (row: Row) => number,
+  valueOf: (row: Row) => Value = (row) => row as unknown as Value,
+) {
+  return perRequest(
+    (scoped: S) =>
+      new DataLoader<number, Value[]>(async (keys) =>
+        groupByKey(keys, await find(scoped, [...keys]), keyOf).map((group) => group.map(valueOf)),
+      ),
+  );
 }

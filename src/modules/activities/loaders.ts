@@ -1,18 +1,8 @@
-import DataLoader from 'dataloader';
-import { byKey, perRequest } from '../../core/load.ts';
-import type { Activity, ActivityClassification } from '../../generated/prisma/client.ts';
+import { loaderById } from '../../core/load.ts';
 import type { GraphQLContext } from '../context.ts';
 
-export const activityById = perRequest(
-  ({ db }: GraphQLContext) =>
-    new DataLoader<number, Activity | null>(async (ids) =>
-      byKey(ids, await db.activity.findMany({ where: { id: { in: [...ids] } } }), (row) => row.id),
-    ),
-);
+export const activityById = loaderById(({ db }: GraphQLContext, ids) => db.activity.findMany({ where: { id: { in: ids } } }));
 
-export const classificationById = perRequest(
-  ({ db }: GraphQLContext) =>
-    new DataLoader<number, ActivityClassification | null>(async (ids) =>
-      byKey(ids, await db.activityClassification.findMany({ where: { id: { in: [...ids] } } }), (row) => row.id),
-    ),
+export const classificationById = loaderById(({ db }: GraphQLContext, ids) =>
+  db.activityClassification.findMany({ where: { id: { in: ids } } }),
 );

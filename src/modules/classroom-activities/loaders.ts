@@ -1,15 +1,12 @@
 import DataLoader from 'dataloader';
-import { byKey, groupByKey, perRequest } from '../../core/load.ts';
-import type { Classroom, Unit, User } from '../../generated/prisma/client.ts';
+import { byKey, loaderById, loaderOfGroups, perRequest } from '../../core/load.ts';
+import type { User } from '../../generated/prisma/client.ts';
 import type { GraphQLContext } from '../context.ts';
 import type { ActivitySessionMapper, ConceptResultMapper } from './mappers.ts';
 
-export const classroomById = perRequest(
-  ({ db }: GraphQLContext) =>
-    new DataLoader<number, Classroom | null>(async (ids) =>
-      byKey(ids, await db.classroom.findMany({ where: { id: { in: [...ids] } } }), (row) => row.id),
-    ),
-);
+export const classroomById = loaderById(({ db }: GraphQLContext, ids) => db.classroom.findMany({ where: { id: { in: ids } } }));
+
+export const unitById = loaderById(({ db }: GraphQLContext, ids) => db.unit.findMany({ where: { id: { in: ids } } }));
 
 export const ownerByClassroomId = perRequest(
   ({ db }: GraphQLContext) =>
@@ -22,34 +19,19 @@ export const ownerByClassroomId = perRequest(
     }),
 );
 
-export const unitById = perRequest(
-  ({ db }: GraphQLContext) =>
-    new DataLoader<number, Unit | null>(async (ids) =>
-      byKey(ids, await db.unit.findMany({ where: { id: { in: [...ids] } } }), (row) => row.id),
-    ),
-);
-
 /** Visible sessions with their students, in id order. */
-export const sessionsByClassroomActivityId = perRequest(
-  ({ db }: GraphQLContext) =>
-    new DataLoader<number, ActivitySessionMapper[]>(async (ids) => {
-      const sessions = await db.activitySession.findMany({
-        where: { classroomActivityId: { in: [...ids] }, visible: true },
-        include: { student: true },
-        orderBy: { id: 'asc' },
-      });
-      return groupByKey(ids, sessions, (row) => row.classroomActivityId);
+export const sessionsByClassroomActivityId = loaderOfGroups<GraphQLContext, ActivitySessionMapper & { classroomActivityId: number }>(
+  ({ db }, ids) =>
+    db.activitySession.findMany({
+      where: { classroomActivityId: { in: ids }, visible: true },
+      include: { student: true },
+      orderBy: { id: 'asc' },
     }),
+  (row) => row.classroomActivityId,
 );
 
-export const conceptResultsBySessionId = perRequest(
-  ({ db }: GraphQLContext) =>
-    new DataLoader<number, ConceptResultMapper[]>(async (ids) => {
-      const results = await db.conceptResult.findMany({
-        where: { activitySessionId: { in: [...ids] } },
-        include: { concept: true },
-        orderBy: { id: 'asc' },
-      });
-      return groupByKey(ids, results, (row) => row.activitySessionId);
-    }),
+export const conceptResultsBySessionId = loaderOfGroups<GraphQLContext, ConceptResultMapper & { activitySessionId: number }>(
+  ({ db }, ids) =>
+    db.conceptResult.findMany({ where: { activitySessionId: { in: ids } }, include: { concept: true }, orderBy: { id: 'asc' } }),
+  (row) => row.activitySessionId,
 );

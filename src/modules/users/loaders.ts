@@ -1,28 +1,16 @@
-import DataLoader from 'dataloader';
-import { groupByKey, perRequest } from '../../core/load.ts';
-import type { Milestone, Objective } from '../../generated/prisma/client.ts';
+import { loaderOfGroups } from '../../core/load.ts';
 import type { GraphQLContext } from '../context.ts';
 
-export const milestonesByUserId = perRequest(
-  ({ db }: GraphQLContext) =>
-    new DataLoader<number, Milestone[]>(async (userIds) => {
-      const rows = await db.userMilestone.findMany({
-        where: { userId: { in: [...userIds] } },
-        include: { milestone: true },
-        orderBy: { id: 'asc' },
-      });
-      return groupByKey(userIds, rows, (row) => row.userId).map((group) => group.map((row) => row.milestone));
-    }),
+export const milestonesByUserId = loaderOfGroups(
+  ({ db }: GraphQLContext, userIds) =>
+    db.userMilestone.findMany({ where: { userId: { in: userIds } }, include: { milestone: true }, orderBy: { id: 'asc' } }),
+  (row) => row.userId,
+  (row) => row.milestone,
 );
 
-export const objectivesByUserId = perRequest(
-  ({ db }: GraphQLContext) =>
-    new DataLoader<number, Objective[]>(async (userIds) => {
-      const rows = await db.userObjective.findMany({
-        where: { userId: { in: [...userIds] } },
-        include: { objective: true },
-        orderBy: { id: 'asc' },
-      });
-      return groupByKey(userIds, rows, (row) => row.userId).map((group) => group.map((row) => row.objective));
-    }),
+export const objectivesByUserId = loaderOfGroups(
+  ({ db }: GraphQLContext, userIds) =>
+    db.userObjective.findMany({ where: { userId: { in: userIds } }, include: { objective: true }, orderBy: { id: 'asc' } }),
+  (row) => row.userId,
+  (row) => row.objective,
 );
