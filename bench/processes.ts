@@ -3,10 +3,9 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { STATEMENTS_MESSAGE } from './statement-counter.ts';
 
-// The servers under test run as child processes (as in production: one Node process each), always on
-// 127.0.0.1, all on the same Node binary (bench/node-runtime.ts). This file starts them, waits until they
-// answer, watches their memory and CPU, asks the ones that count them for their SQL statements, and
-// stops them.
+// The servers under test as child processes on 127.0.0.1 (one Node process each, as in production), on one
+// Node binary (bench/node-runtime.ts): started, awaited until they answer, watched (memory, CPU), asked
+// for their SQL statements, stopped.
 
 export const HOST = '127.0.0.1';
 

@@ -21,10 +21,7 @@ import { startCommand } from '../scripts/start-command.mjs';
 
 // npm run bench [-- --quick] [--pglite] [--profile] [--activities N] [--classroom-activities N]
 //                             [--sessions N] [--seconds S] [--rounds N] [--cases REGEX]
-// One run: a fresh database with a generated data set; the gateway, PostGraphile (the peer) and the
-// hand-written baseline as child processes on one Node (>= 22); the side-by-side reads measured in
-// interleaved rounds, then the gateway's other cases; a table printed and bench/results/latest.json
-// written. The database and the children are removed at the end, also when the run fails or is interrupted.
+// One run on a fresh database, every server a child process, all removed at the end: bench/README.md.
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS_FILE = join(root, 'bench', 'results', 'latest.json');

@@ -1,9 +1,8 @@
 import pg from 'pg';
 
-// Statements per request for the servers whose code is the benchmark's own (the baseline, the peer):
-// every query a pg client sends is counted (pg_stat_statements is not loaded on a default server), and
-// the count is sent to the benchmark over the IPC channel it opened (bench/processes.ts). The gateway's
-// own counter is read in-process instead (bench/measure.ts).
+// Statements per request for the baseline and the peer: every query their pg client sends is counted
+// (pg_stat_statements is not loaded on a default server) and sent to the benchmark over IPC
+// (bench/processes.ts). The gateway's own counter is read in-process instead (bench/measure.ts).
 
 export const STATEMENTS_MESSAGE = 'statements';
 

@@ -1,10 +1,9 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 
-// A child process of bench/subscriptions.ts holding a share of the subscribers: one graphql-ws client (one
-// socket) per student, its token in connection_init, following its lesson as a real client does. It
-// stamps each event with Date.now() as it arrives and hands everything back to the parent over IPC. The
-// clients live in children so that the parent, which paces the finishes, does not share their event loop.
+// A child of bench/subscriptions.ts holding a share of the subscribers: one graphql-ws client per student,
+// stamping each event with Date.now() on arrival and handing all back over IPC. Children, so that the
+// parent, which paces the finishes, does not share their event loop.
 
 export type SubscriberSpec = { token: string; lessonId: number };
 

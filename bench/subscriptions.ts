@@ -21,12 +21,7 @@ import type { ChildMessage, ParentMessage, SubscriberReport, SubscriberSpec } fr
 
 // npm run bench -- --subscriptions [--subscribers N] [--per-lesson N] [--rate R] [--seconds S] [--clients N]
 //                                  [--pglite] [--profile]
-// Live lessons under load (bench/README.md, Subscriptions): N students, each a real user with a token of
-// its own and a session in its lesson, follow their lessons over WebSocket from client child processes;
-// the teacher launches every lesson (each student must hear LAUNCHED: the proof its subscription is
-// registered), finishes lessons nobody follows (the finish's own cost), then finishes the followed ones at
-// a steady rate. Reported: delivery latency (receipt − the event's `at`), losses, the gateway's memory and
-// CPU, the clients' CPU, the database listener; written to bench/results/subscriptions-latest.json.
+// Live lessons under load: students follow their lessons while the teacher ends them (bench/README.md).
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS_FILE = join(root, 'bench', 'results', 'subscriptions-latest.json');

@@ -1,9 +1,7 @@
 #!/usr/bin/env node
-// Fails (exit 2) when prisma/schema.prisma and prisma/migrations describe different databases.
-//
-// `migrate diff --from-migrations` replays the migrations on a shadow database. This always uses
-// the wasm engine bridge (even where the native engine is installed), which replays them on an
-// in-memory PGlite: no PostgreSQL server, DATABASE_URL or preset database is needed (CI-friendly).
+// Fails (exit 2) when prisma/schema.prisma and prisma/migrations describe different databases. Always
+// through the wasm engine bridge, which replays the migrations on an in-memory PGlite: no PostgreSQL
+// server or DATABASE_URL is needed (prisma/README-migrations.md).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 

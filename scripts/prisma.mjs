@@ -1,11 +1,7 @@
 #!/usr/bin/env node
-// Runs this project's Prisma CLI with the given arguments: `node scripts/prisma.mjs migrate dev`.
-//
-// Prisma's CLI needs the native `schema-engine` binary, which @prisma/engines downloads from
-// binaries.prisma.sh (at install, or on first use). Where that is impossible (offline, or npm not
-// running dependencies' install scripts), point PRISMA_SCHEMA_ENGINE_BINARY at
-// scripts/schema-engine-wasm.mjs, which serves the same protocol with the engine's WebAssembly
-// build. If the native binary is present, or PRISMA_SCHEMA_ENGINE_BINARY is set, nothing changes.
+// Runs this project's Prisma CLI with the given arguments: `node scripts/prisma.mjs migrate dev`. Where the
+// native schema-engine binary cannot be had (offline), it points PRISMA_SCHEMA_ENGINE_BINARY at the
+// WebAssembly bridge, scripts/schema-engine-wasm.mjs; else nothing changes (prisma/README-migrations.md).
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,12 +1,7 @@
 #!/usr/bin/env node
-// Drop-in for Prisma's native `schema-engine` binary, built on @prisma/schema-engine-wasm.
-// scripts/prisma.mjs points PRISMA_SCHEMA_ENGINE_BINARY here when the native binary is missing
-// (it is downloaded from binaries.prisma.sh, which is unreachable offline).
-//
-// The CLI starts the engine as `schema-engine [--datamodels <file>]... [--datasource <json>] [...]`
-// and speaks JSON-RPC 2.0 over stdin/stdout, one object per line, or runs one-shot sub-commands
-// `... cli can-connect-to-database|create-database|drop-database`. Only postgresql is supported:
-// the database is reached through @prisma/adapter-pg, or an in-memory PGlite (see pickAdapter).
+// Drop-in for Prisma's native `schema-engine` binary, built on @prisma/schema-engine-wasm, where the native
+// one cannot be downloaded (prisma/README-migrations.md): the CLI's JSON-RPC over stdin/stdout and its
+// one-shot `cli` sub-commands; PostgreSQL only, through @prisma/adapter-pg or an in-memory PGlite.
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';

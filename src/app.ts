@@ -58,7 +58,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     // While draining, our own hook answers 503 in the `meta` envelope (Fastify's would not).
     return503OnClosing: false,
     bodyLimit: config.bodyLimit,
-    // Slow and idle clients may not hold connections (README, Configuration). Node checks the headers and
+    // Slow and idle clients may not hold connections (docs/operations.md, Connections and timeouts). Node checks the headers and
     // request timeouts only every connectionsCheckingInterval (30 s by default), so once a second here.
     http: {
       headersTimeout: config.headersTimeoutMs,

@@ -77,7 +77,7 @@ const settings = {
   requestTimeoutMs: setting('REQUEST_TIMEOUT', timeout.default(30_000)),
   /** An idle kept-alive connection is closed this long after its last answer. */
   keepAliveTimeoutMs: setting('KEEP_ALIVE_TIMEOUT', timeout.default(5_000)),
-  /** Connections open at once; those beyond are closed as soon as they are accepted (sized in the README, Configuration). */
+  /** Connections open at once; those beyond are closed as soon as they are accepted (sized in docs/operations.md, Connections and timeouts). */
   maxConnections: setting('MAX_CONNECTIONS', count(1, 1_000_000).default(16_000)),
   logLevel: setting('LOG_LEVEL', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   nodeEnv: setting('NODE_ENV', z.enum(['development', 'production', 'test']).default('development')),
@@ -97,7 +97,7 @@ const settings = {
         .regex(/^rediss?:\/\//, 'expected a redis:// (or rediss://) URL'),
     ),
   ),
-  /** Bytes of large bodies worked on at once; more wait in a queue (src/http/admission.ts; README, Limits). */
+  /** Bytes of large bodies worked on at once; more wait in a queue (src/http/admission.ts; docs/operations.md, Large bodies). */
   admissionBytes: setting('ADMISSION_BYTES', sizeInBytes.default(10 * 1024 * 1024)),
   /** Large requests that may wait for room; more are 503 at once. */
   admissionQueue: setting('ADMISSION_QUEUE', count(0, 100_000).default(100)),

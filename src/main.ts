@@ -11,12 +11,12 @@ import { startTracing } from './telemetry/sdk.ts';
 async function main(): Promise<void> {
   const config = loadConfig();
   // Before the database and the server exist, so that their work is traced. Only with an OTLP endpoint:
-  // without one no OpenTelemetry module is loaded (README, Tracing).
+  // without one no OpenTelemetry module is loaded (docs/architecture.md, Tracing).
   const tracing = config.tracesEndpoint ? await startTracing() : undefined;
   if (config.databaseUrl) {
     // On a PostgreSQL server the only WebAssembly here is Prisma's query compiler: compiled lazily, by V8's
-    // baseline compiler only, it keeps ~65 MB less resident at the same query speed (measured, README
-    // Performance). Not with PGlite, whose whole database engine is WebAssembly and wants the optimizer.
+    // baseline compiler only, it keeps less resident at the same query speed (docs/performance.md). Not with
+    // PGlite, whose whole database engine is WebAssembly and wants the optimizer.
     setFlagsFromString('--wasm-lazy-compilation');
     setFlagsFromString('--liftoff-only');
   }

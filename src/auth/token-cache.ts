@@ -1,22 +1,9 @@
 import type { Database } from '../db/client.ts';
 import type { User } from '../generated/prisma/client.ts';
 
-// An instance's memory of the tokens it verified a moment ago, so that a request with a token seen
-// recently costs no database read. Correctness comes first (README, Performance; SECURITY.md):
-// - the database itself says when a token stops being valid: triggers on access_tokens and users
-//   (prisma/migrations/*_access_token_changes) send pg_notify on this channel in the writing transaction,
-//   whatever wrote (token:revoke, an import, an operator's UPDATE, a user deleted), and every instance's
-//   listener evicts when it hears it (at commit, give or take the time the notification takes to arrive);
-// - that notification is the only way in, for an instance's own process too: no request path writes
-//   tokens or users (resolvers only read them); the CLIs (src/cli/) write from a process of their own;
-//   the demo data (src/demo/seed.ts) is only inserted, into a database with no users, before the app and
-//   its cache exist (src/main.ts); and inserts invalidate nothing. A test that writes through the app's
-//   own Prisma waits for the listener to hear its write (tests/kit/gateway.ts, `writeTokensOrUsers`);
-// - while the listener is down those notifications are lost, so every 'lost' and 'listening' empties the
-//   cache, and nothing is kept while not listening;
-// - a read that raced an eviction is not kept (the generation below), and an entry lives at most `ttlMs`.
-// Only tokens found valid are kept (an unknown token costs a read every time, and cannot fill memory),
-// keyed by their SHA-256 as the database keys them.
+// An instance's memory of the tokens it verified a moment ago, so that a request with a recent token
+// costs no database read. The database's own notifications evict; why that is enough, and what happens
+// while the listener is down: docs/architecture.md, The token cache.
 
 /** The channel the triggers notify on: `token:<sha256>`, `user:<id>`, or `*` (a table was truncated). */
 export const TOKEN_CHANGES_CHANNEL = 'access_token_changes';
@@ -24,6 +11,7 @@ export const TOKEN_CHANGES_CHANNEL = 'access_token_changes';
 type Entry = { user: User; expiresAt: Date | null; until: number };
 
 export class TokenCache {
+  /** Only tokens found valid (an unknown one cannot fill memory), by their SHA-256 as the database keys them. */
   private readonly entries = new Map<string, Entry>();
   private listening = false;
   /** Moves on every eviction and every listener transition: a read begun before it is not kept. */

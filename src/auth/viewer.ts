@@ -5,8 +5,8 @@ import type { TokenCache } from './token-cache.ts';
 import { hashToken } from './tokens.ts';
 
 /**
- * Who is calling. A token that is presented but wrong is `invalid`, never anonymous: the resolvers
- * decide when to say so, because an unknown id (404) is reported before bad credentials (401).
+ * Who is calling. A token that is presented but wrong is `invalid`, never anonymous: the modules'
+ * operations decide when to say so, because an unknown id (404) is reported before bad credentials (401).
  */
 export type Viewer = { kind: 'anonymous' } | { kind: 'invalid' } | { kind: 'user'; user: User };
 

@@ -5,10 +5,8 @@ import { inTransaction } from '../db/transaction.ts';
 import { ImportError, importData } from '../import/import-data.ts';
 import { runCommand, UsageError } from './run.ts';
 
-// npm run db:import -- FILE.json
-// Loads the import format (docs/contract.md, Running it) into the configured database, in one
-// transaction, after applying pending migrations. A bad file changes nothing and exits 1 with a message
-// naming the record and field.
+// npm run db:import -- FILE.json: loads the import format (docs/contract.md, Running it) in one transaction,
+// after pending migrations. A bad file changes nothing and exits 1 naming the record and field.
 
 const usage = 'Usage: npm run db:import -- FILE.json';
 

@@ -3,12 +3,9 @@ import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { runCommand, UsageError } from './run.ts';
 
-// npm run token:revoke -- ID | PREFIX | TOKEN
-// Revokes one access token, named by its id (a number), by its prefix (the 8 characters after `lgw_`,
-// with or without `lgw_`, as `token:create` prints it) or by the whole token. A prefix that names more
-// than one live token revokes nothing and lists their ids. Revoking is immediate: the next request
-// with the token is 401 on every instance (the UPDATE's trigger tells every instance's token cache at
-// commit: src/auth/token-cache.ts). Revoking twice is harmless.
+// npm run token:revoke -- ID | PREFIX | TOKEN: revokes one access token, at once on every instance (the
+// UPDATE's trigger tells each token cache at commit: src/auth/token-cache.ts). A prefix naming more than one
+// live token revokes nothing and lists their ids; revoking twice is harmless.
 
 const usage = 'Usage: npm run token:revoke -- TOKEN_ID | TOKEN_PREFIX | TOKEN';
 

@@ -1,10 +1,9 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { JSONObjectResolver } from 'graphql-scalars';
 
-// Every JSON value a client sends (finish_lesson metadata, activity data, JSONObject variables and literals) is
-// checked here: how deep it nests, and whether PostgreSQL can store its strings. Client data may nest
-// deeper than the call stack (a 30 KB body nests 5,000 levels), so nothing here recurses over it: the
-// walks keep their own stack, which the depth limit keeps short.
+// Every JSON value a client sends (finish_lesson metadata, activity data, JSONObject variables and literals)
+// is checked here: how deep it nests, and whether PostgreSQL can store its strings. Client data may nest
+// deeper than the call stack, so nothing here recurses over it: the walks keep their own stack.
 
 /** Containers (objects, arrays) a JSON value may nest, itself included. */
 export const MAX_JSON_DEPTH = 32;

@@ -1,9 +1,8 @@
 import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 
-// A look-ahead over a resolver's `info`: which fields the operation selects on the value it returns, so
-// that one SQL statement can bring what the nested fields will read (their loaders are primed with it).
-// It only decides what to fetch: a field it misses is still answered by its loader, one it over-counts
-// (under a @skip, or a fragment on another type) costs some columns. Never a question of correctness.
+// Which fields an operation selects below a resolver's field, so that one SQL statement can bring what the
+// nested fields will read (their loaders are primed with it). It only decides what to fetch: a field it
+// misses is still answered by its loader, one it over-counts costs some columns. Never correctness.
 
 export type Selection = ReadonlyMap<string, readonly FieldNode[]>;
 

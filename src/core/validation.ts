@@ -43,7 +43,7 @@ export const numericId = z
 
 /** Parses a path parameter id; null when it cannot name a row. */
 export function parseNumericId(value: string | number): number | null {
-  // numericId's rule, without running the schema: this is on the hot path of every read (measured).
+  // numericId's rule, without running the schema: this is on the hot path of every read (docs/performance.md).
   const id = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : NaN;
   return Number.isInteger(id) && id >= 1 && id <= MAX_ID ? id : null;
 }

@@ -7,7 +7,7 @@ import { applyMigrations } from './migrate.ts';
 
 export async function openPglite(dataDir: string, migrate: boolean): Promise<Driver> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  // Loaded only here: a gateway on a PostgreSQL server does not carry the embedded engine (~30 MB resident).
+  // Loaded only here: a gateway on a PostgreSQL server does not carry the embedded engine (docs/performance.md).
   const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
   const pglite = await PGlite.create(dataDir);
   const calls = countCalls(pglite);
@@ -60,11 +60,3 @@ function countCalls(pglite: object): () => number {
   }
   return () => running;
 }
-
-/**
- * The one listening connection of an instance (a pg.Client, outside the pool), shared by every channel
- * it listens on: each `listen` adds a channel to it rather than opening a connection of its own. On
- * losing its connection it opens another and listens again on every channel, waiting 100 ms, then twice
- * as long each failed try, up to 5 s; every subscriber is told of each drop and return. Changes run one
- * at a time, so a channel added while the connection is being made is not missed.
- */

@@ -1,18 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 
-// CSRF prevention on /graphql, in place of Apollo's `csrfPrevention` (off in src/graphql/server.ts),
-// which refuses every GET that lacks a preflight header, and so the GET queries urql and other
-// GraphQL-over-HTTP clients send by default. A forged request is a danger only when the browser adds
-// credentials of its own to it: HTTP Basic it has cached, or cookies. A `Bearer` token it never adds by
-// itself (a page must set the header, which a cross-origin page cannot do without a CORS preflight), and
-// a request without credentials can do only what anyone can. So:
-// - a GET with no cookie, and no Authorization or a Bearer one, is served (GET runs queries only: Apollo
-//   answers 405 to a mutation sent by GET);
-// - every other request (GET with Basic or a cookie, and every POST, as before) must show that the
-//   browser preflighted it: a Content-Type other than the three a plain form may send, or a non-empty
-//   `apollo-require-preflight` or `x-apollo-operation-name` header. Otherwise: 400 `BAD_REQUEST`, as
-//   Apollo's own check answers.
+// CSRF prevention on /graphql, in place of Apollo's, which refuses the GET queries standard clients send:
+// a GET without credentials a browser adds by itself is served; any other request must show a browser
+// preflighted it, else 400 BAD_REQUEST. Why that is enough: SECURITY.md, CSRF.
 
 /** Content types a page may send cross-origin without a preflight (a form, or fetch with no-cors). */
 const simpleContentTypes = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
@@ -37,6 +28,7 @@ function preflighted(headers: IncomingHttpHeaders): boolean {
 
 /** Whether /graphql must refuse this request as a possible cross-site request forgery. */
 export function refusedAsCsrf(request: Pick<FastifyRequest, 'method' | 'headers'>): boolean {
+  // GET runs queries only (Apollo answers 405 to a mutation sent by GET).
   if (request.method === 'GET' && !mayCarryAmbientCredentials(request.headers)) return false;
   return !preflighted(request.headers);
 }

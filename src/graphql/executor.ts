@@ -13,27 +13,17 @@ import {
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 
-// Operations run as JavaScript compiled for their document by graphql-jit, instead of graphql-js walking
-// the document for every field of every request: 17% less CPU per activity read, 25% per lesson (README
-// Performance). Apollo's gateway interface is how Apollo Server 5 takes an executor other than graphql-js's;
-// parsing, validation, the limits, plugins and error formatting stay Apollo's. (Apollo's request context
-// for a gateway is patched, patches/@apollo+server+5.5.1.patch: as published it kept each request's
-// objects alive until the next full collection, which cost as much as compiling saved.) graphql-js still runs:
-//   - the variables' coercion, so a bad variable is refused in its words (and Apollo's BAD_USER_INPUT), and
-//     graphql-jit is given the values it coerced (graphql-jit leaves out an input field's default when the
-//     field is non-null: `conceptResults: [...]! = []`). Coercing them again changes nothing: no input of
-//     the schema takes an enum or a scalar whose parsed value differs from what it was given;
-//   - a document whose list or object literals hold variables: graphql-jit leaves such a variable out of
-//     a custom scalar's value (`data: {a: $deep}` reached the resolver as `{a: {}}`);
-//   - a request naming no operation of its document (graphql-js's own error).
+// Operations run as JavaScript compiled for their document by graphql-jit, through Apollo's gateway
+// interface (Apollo Server 5's one way to take another executor); graphql-js still runs where graphql-jit
+// differs (below). Why, and Apollo's patch it needs: docs/decisions.md; what it saved: docs/performance.md.
 
-/** Compiled operations kept: each holds 10–100 KB of generated code, and compiling one costs about as much as validating it. */
+/** Compiled operations kept: each holds generated code; compiling one costs about as much as validating it (docs/performance.md). */
 const COMPILED_OPERATIONS = 100;
 
 const byGraphqlJs = 'graphql-js' as const;
 type Plan = CompiledQuery | typeof byGraphqlJs;
 
-/** True when a list or object literal of the document holds a variable. */
+/** True when a list or object literal of the document holds a variable: graphql-jit leaves it out of a custom scalar's value. */
 function hasVariableInLiteral(document: DocumentNode): boolean {
   let literalDepth = 0;
   let found = false;
@@ -86,6 +76,8 @@ export function compiledExecution(schema: GraphQLSchema): GatewayInterface {
     if (!plan) plans.set(key, (plan = planFor(schema, document, request.operationName)));
     if (plan === byGraphqlJs) return byJs();
 
+    // graphql-js coerces the variables, in its own words (graphql-jit dropped a non-null input field's
+    // default), and graphql-jit is given its values: no input of the schema parses to other than what was sent.
     let coerced = variables;
     if (operation.variableDefinitions?.length) {
       const values = getVariableValues(schema, operation.variableDefinitions, variables, { maxErrors: 50 });

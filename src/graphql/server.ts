@@ -8,7 +8,7 @@ import { formatErrorFor } from './format-error.ts';
 import { OperationTypeNode, type GraphQLSchema } from 'graphql';
 import { compiledExecution } from './executor.ts';
 
-/** The limits every operation meets, from /graphql and from the REST shim alike (README lists them). */
+/** The limits every operation meets, from /graphql and from the REST shim alike (SECURITY.md lists them). */
 export const graphqlLimits = {
   maxDepth: 10,
   maxAliases: 15,
@@ -89,7 +89,7 @@ export function createApollo({
     // A syntax error, or a document over the token limit, is GRAPHQL_PARSE_FAILED (HTTP 400).
     parseOptions: { maxTokens: graphqlLimits.maxTokens },
     // Compact JSON: Apollo's default indents every answer, which costs CPU and bytes on each request
-    // (measured, README Performance); the playground and clients format answers themselves.
+    // (docs/performance.md); the playground and clients format answers themselves.
     stringifyResult: (result) => JSON.stringify(result),
     allowBatchedHttpRequests: false,
     // Apollo's guard against documents whose fragments multiply into millions of selections.

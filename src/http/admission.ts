@@ -2,12 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fromHttpStatus } from './errors.ts';
 import { createGate } from './gate.ts';
 
-// Admission control for large bodies (README, Limits): a request's memory grows with its body (parsed,
-// validated, sent to the database: a 5 MB finish_lesson holds ~20 MB at its peak), so the bodies worked
-// on at once share a budget of bytes. A request that does not fit waits, in arrival order, in a queue of bounded length
-// for a bounded time, and is refused with 503 and Retry-After beyond either. It waits in a `preParsing`
-// hook: after the `onRequest` ones (the drain, the rate limit), before Fastify reads the body, so that
-// the unread body stays in the socket's buffers, not in the heap.
+// Admission control for large bodies (docs/operations.md, Large bodies): a request's memory grows with its
+// body, so the bodies worked on at once share a budget of bytes, and the next waits in a bounded queue for a
+// bounded time. It waits in `preParsing`, before Fastify reads the body: the unread body stays in the socket.
 
 export type AdmissionOptions = {
   /** Body bytes worked on at once. */

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/client.ts';
 
 // The routes a load balancer or orchestrator polls: never rate-limited, queued or traced, and answered
-// while the server drains (README, Operations).
+// while the server drains (SECURITY.md, Availability).
 
 export const PROBE_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
 

@@ -6,12 +6,9 @@ import { isClientErrorCode } from '../graphql/format-error.ts';
 import type { LiveCounts } from '../graphql/subscriptions/websocket.ts';
 import type { AdmissionStats } from '../http/admission.ts';
 
-// Prometheus metrics (README, Operations), served on their own port by ./listener.ts. Every label value
-// comes from a bounded set, whatever clients send: a route template (never a path), a method and status
-// Node and Fastify restrict, an operation type, an error code the gateway itself sets, and an operation
-// name from the first MAX_OPERATION_NAMES seen (later new ones count as `(other)`). Never an id, a uid, a
-// token or a raw path, so a client cannot grow the number of series. Gauges are read when scraped, so
-// nothing but the two counters and the histogram costs anything per request.
+// Prometheus metrics (README, Metrics), served on their own port by ./listener.ts. Every label value comes
+// from a bounded set whatever clients send (docs/operations.md, Metrics); gauges are read when scraped, so
+// only the two counters and the histogram cost anything per request.
 
 /** Distinct operation names each API keeps as labels; a client naming operations at random fills them, then `(other)`. */
 export const MAX_OPERATION_NAMES = 100;
@@ -25,7 +22,7 @@ const NONE = '(none)';
 
 const methods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']);
 
-// From 2.5 ms (a cached read) to the 30 s request timeout: the bench's requests (README, Performance) span 2 ms to seconds.
+// From 2.5 ms (a cached read) to the 30 s request timeout: the benchmark's requests span 2 ms to seconds (docs/performance.md).
 const durationBuckets = [0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** What the gauges read at each scrape: the database's connections, admission's queue, the live lessons' sockets. */

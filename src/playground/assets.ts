@@ -4,7 +4,7 @@ import { projectRoot } from '../paths.ts';
 
 // GraphiQL, React and their styles, bundled from node_modules by esbuild (which tsx already brings) the
 // first time the playground is asked for, and kept in memory: no build step, no files written, nothing
-// fetched from another host. About a second, once per process.
+// fetched from another host. Once per process (docs/performance.md).
 
 export type PlaygroundAssets = { js: string; css: string };
 

@@ -2,15 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { playgroundAssets } from './assets.ts';
 import { exampleTabs, headersFor, noHeaders } from './examples.ts';
 
-// The GraphQL playground (docs/contract.md, Running it): GraphiQL served by the gateway itself. A
-// browser opening GET /graphql gets the page; POST, and GET without `Accept: text/html`, stay Apollo's.
-// Its script and stylesheet are bundled from node_modules (assets.ts) and served under /playground/:
-// nothing comes from another host. The page has no inline script (its settings are a JSON block), so a
-// `script-src 'self'` policy allows it.
+// The GraphQL playground (docs/architecture.md, The playground): GraphiQL served by the gateway itself, its
+// assets bundled from node_modules (assets.ts) under /playground/, nothing from another host. A browser's
+// GET /graphql gets the page; POST, and GET without `Accept: text/html`, stay Apollo's.
 
 const jsonForHtml = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
-/** The page. Relative URLs: `playground/...` and the endpoint resolve against /graphql itself. */
+/** The page: no inline script (its settings are a JSON block), so `script-src 'self'` allows it. Relative URLs: `playground/...` and the endpoint resolve against /graphql itself. */
 export function playgroundPage(): string {
   const config = {
     endpoint: 'graphql',

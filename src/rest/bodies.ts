@@ -2,9 +2,8 @@ import { GraphQLError } from 'graphql';
 import { badRequest, badUserInput, quote, type FieldErrors } from '../core/errors.ts';
 
 // The /api/v1 bodies in the domain's words: snake_case keys become the GraphQL inputs' camelCase, so one
-// schema per input checks both faces (src/modules/*/input.ts), and the field paths of its errors are put
-// back into the body's own snake_case. Only the keys a route knows are carried over: the others are
-// ignored, as the lessons client expects (docs/contract.md, REST routes).
+// schema per input checks both faces, and its errors' field paths go back into the body's snake_case.
+// Only the keys a route knows are carried over; the others are ignored (docs/contract.md, REST routes).
 
 type Body = Record<string, unknown>;
 

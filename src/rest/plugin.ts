@@ -15,7 +15,7 @@ export type RestOptions = {
 
 /**
  * Reads a body without judging it: JSON text becomes its value, anything else stays text, so that the
- * resolver (after the 404/401/403 checks) answers 400 for a body that is not a JSON object.
+ * operation (after the 404/401/403 checks) answers 400 for a body that is not a JSON object.
  */
 function parseLegacyJson(text: string): unknown {
   if (text.trim() === '') return undefined;

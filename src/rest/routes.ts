@@ -2,7 +2,7 @@ import { activityBodySchema, activityResponse, finishLessonBody, nullable, objec
 
 // The /api/v1 compatibility routes (docs/contract.md, REST routes): each one is a stored GraphQL
 // operation, the variables it takes from the request, and a mapper from the operation's data to the
-// legacy body. No domain logic: checks, rules and errors all come from the GraphQL resolvers.
+// legacy body. No domain logic: checks, rules and errors all come from the modules' operations.
 
 export type RestRequest = {
   params: Record<string, string>;

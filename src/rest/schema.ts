@@ -4,11 +4,9 @@ import { createActivity, updateActivity } from '../modules/activities/operations
 import { finishLesson } from '../modules/classroom-activities/operations.ts';
 import { activityInputFromBody, finishLessonInputFromBody, withBodyFieldNames } from './bodies.ts';
 
-// The mutations only the REST shim runs: the public schema plus these is the schema of the shim's Apollo
-// server, and /graphql never serves them. They exist for the order of checks the lessons client knows
-// (404, 401, 403, then 400/413/422): a body passed as a typed variable would be refused before its route
-// could say 404. So a body arrives untyped, access is settled by the same domain operation the public
-// mutation runs, and only then is the body translated into the public input and checked by its schema.
+// The mutations only the REST shim's Apollo server runs (/graphql never serves them): a body arrives untyped,
+// so that access is settled (404, 401, 403) by the same domain operation the public mutation runs before
+// the body is translated and checked (400/413/422). Why: docs/decisions.md, REST bodies.
 
 const typeDefs = /* GraphQL */ `
   "A request body as the REST shim read it: a JSON value, or the raw text when it was not JSON."

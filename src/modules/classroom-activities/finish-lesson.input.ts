@@ -3,7 +3,7 @@ import { payloadTooLarge } from '../../core/errors.ts';
 import { jsonObject, nonEmptyString, optional, parseInput, storableText } from '../../core/validation.ts';
 
 // finish_lesson's input (docs/contract.md, finish_lesson), in FinishLessonInput's shape, checked once here
-// and turned into a FinishLessonCommand; the service checks the uids against the database.
+// and turned into a FinishLessonCommand; finish-lesson.ts checks the uids against the database.
 
 export const MAX_CONCEPT_RESULTS = 10_000;
 

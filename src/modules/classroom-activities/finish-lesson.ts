@@ -8,10 +8,9 @@ import { notifyLessonEvent } from './lesson-events.ts';
 import type { ConceptResultCommand, FinishLessonCommand, UidReference } from './finish-lesson.input.ts';
 import type { FinishLessonPayloadMapper } from './mappers.ts';
 
-// The one place the six finish_lesson rules live (docs/contract.md, finish_lesson). It runs inside the
-// caller's transaction and sends the same number of statements whatever the number of sessions or
-// concept results: every write is one set-based statement (arrays through unnest, NOT EXISTS for the
-// absent students).
+// The one place the six finish_lesson rules live (docs/contract.md, finish_lesson), inside the caller's
+// transaction, in the same number of statements whatever the number of sessions or concept results: every
+// write is one set-based statement (arrays through unnest, NOT EXISTS for the absent students).
 
 /**
  * The classroom activity as rule 2 leaves it, with what the later rules need from its activity, and

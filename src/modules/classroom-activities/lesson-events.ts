@@ -4,10 +4,9 @@ import type { EventHub } from '../../core/event-hub.ts';
 import type { Database } from '../../db/client.ts';
 import type { LessonEventKind } from '../types.generated.ts';
 
-// Live lessons' events (docs/contract.md, Live lessons). They are sent with pg_notify inside the writing
-// transaction: PostgreSQL (and PGlite) deliver a notification only when that transaction commits, in
-// commit order, to every listening connection of the database, and never for one rolled back. So every
-// instance on the database hears every committed change, and a refused change sends nothing.
+// Live lessons' events (docs/contract.md, Live lessons), sent with pg_notify inside the writing transaction:
+// PostgreSQL and PGlite deliver a notification at commit, in commit order, to every listening connection,
+// and never for one rolled back. So every instance hears every committed change, and a refused one is silent.
 
 /** The one channel every instance listens on. */
 export const LESSON_EVENTS_CHANNEL = 'lesson_events';

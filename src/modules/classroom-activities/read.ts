@@ -96,7 +96,7 @@ export function plannedRead(plan: ReadPlan): PlannedRead {
   if (result) {
     // OFFSET 0 keeps the subquery whole: each session's results are read through the index on their
     // session, whatever the planner's statistics say (without any, on a freshly loaded database, a plain
-    // join read every concept result: 10 times the cost).
+    // join read every concept result: docs/performance.md).
     const values = ['s.id::text', ...result.map(({ column }) => column.sql)];
     columns.push(`CASE WHEN vt.id IS NOT NULL THEN array(
       SELECT array[${values.join(', ')}]
