@@ -1,16 +1,49 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
-export default defineConfig({
+// Three layers: unit (no database), integration (a gateway in this process, on a real database), system
+// (child processes: the server, the commands, the browser; Redis, outages, timeouts, bursts).
+
+const shared: TestProjectInlineConfiguration = {
   // One graphql-js for everything: Vite would give src/ the package's ES module build, while the
   // CommonJS dependencies (graphql-tools, Apollo, graphql-ws's Node import) get its CommonJS build, and
   // graphql-js refuses a schema from the other copy. Node itself, and the bundle, resolve to `main`.
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
+};
+
+export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
-    // Each file starts its own gateway on its own fresh database (PGlite in memory, or a new database on
-    // the server named by DATABASE_URL); starting one takes seconds.
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    pool: 'forks',
+    projects: [
+      {
+        ...shared,
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          isolate: false,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        ...shared,
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        ...shared,
+        test: {
+          name: 'system',
+          include: ['tests/system/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          sequence: { groupOrder: 2 },
+        },
+      },
+    ],
   },
 });
