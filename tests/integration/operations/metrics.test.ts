@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.ts';
 import { MAX_OPERATION_NAMES } from '../../../src/metrics/metrics.ts';
 import { tokens, uids } from '../../kit/fixture.ts';
 import { follow, startListeningGateway, waitFor, type ListeningGateway } from '../../kit/live.ts';
@@ -13,16 +12,6 @@ import { freePort, matching, scrape, total, type Sample } from '../../kit/metric
 // bounded whatever a client sends.
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-describe('METRICS_PORT', () => {
-  it('is off when unset, a port otherwise, and never the public port', () => {
-    expect(loadConfig({}).metricsPort).toBeUndefined();
-    expect(loadConfig({ METRICS_PORT: '' }).metricsPort).toBeUndefined();
-    expect(loadConfig({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
-    expect(() => loadConfig({ METRICS_PORT: 'yes' })).toThrow(/METRICS_PORT="yes"/);
-    expect(() => loadConfig({ PORT: '4000', METRICS_PORT: '4000' })).toThrow(/METRICS_PORT \(4000\) must not be PORT/);
-  });
-});
 
 describe('metrics', () => {
   let gateway: ListeningGateway;

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.ts';
 import { openDatabase } from '../../../src/db/client.ts';
 import { inTransaction } from '../../../src/db/transaction.ts';
 import { importData } from '../../../src/import/import-data.ts';
@@ -67,21 +66,6 @@ const finishLesson = (gateway: Gateway, lesson: number) =>
     payload: largeBody(lesson),
     headers: { 'content-type': 'application/json' },
   });
-
-describe('admission settings', () => {
-  it('refuses a bad value, naming it', () => {
-    expect(() => loadConfig({ ADMISSION_BYTES: '1mb' })).toThrow(/ADMISSION_BYTES .* must not be less than BODY_LIMIT/);
-    expect(() => loadConfig({ ADMISSION_QUEUE: '-1' })).toThrow(/ADMISSION_QUEUE="-1"/);
-    expect(() => loadConfig({ ADMISSION_QUEUE_TIMEOUT: '30s' })).toThrow(/ADMISSION_QUEUE_TIMEOUT .* must be shorter than REQUEST_TIMEOUT/);
-    expect(() => loadConfig({ ADMISSION_THRESHOLD: 'large' })).toThrow(/ADMISSION_THRESHOLD="large"/);
-    expect(loadConfig({})).toMatchObject({
-      admissionBytes: 10 * 1024 * 1024,
-      admissionQueue: 100,
-      admissionQueueTimeoutMs: 15_000,
-      admissionThreshold: 64 * 1024,
-    });
-  });
-});
 
 describe('admission, through the gateway', () => {
   let gateway: Gateway;

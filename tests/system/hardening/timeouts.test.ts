@@ -1,7 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.ts';
 import { startGateway, type Gateway } from '../../kit/gateway.ts';
 
 // Slow and idle clients may not hold connections: over real sockets, a client that sends its headers a
@@ -202,41 +201,4 @@ describe('MAX_CONNECTIONS=3', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await healthz(await open(port))).toMatch(/^HTTP\/1\.1 200 /);
   }, 30_000);
-});
-
-describe('configuration', () => {
-  it('has production defaults', () => {
-    const config = loadConfig({});
-    expect(config.headersTimeoutMs).toBe(10_000);
-    expect(config.requestTimeoutMs).toBe(30_000);
-    expect(config.keepAliveTimeoutMs).toBe(5_000);
-    expect(config.maxConnections).toBe(16_000);
-  });
-
-  it('reads durations as RATE_LIMIT_WINDOW does, down to 100 ms', () => {
-    const config = loadConfig({
-      HEADERS_TIMEOUT: '500ms',
-      REQUEST_TIMEOUT: '2 minutes',
-      KEEP_ALIVE_TIMEOUT: '65 seconds',
-      MAX_CONNECTIONS: '20',
-    });
-    expect(config.headersTimeoutMs).toBe(500);
-    expect(config.requestTimeoutMs).toBe(120_000);
-    expect(config.keepAliveTimeoutMs).toBe(65_000);
-    expect(config.maxConnections).toBe(20);
-  });
-
-  it('stops on a bad value, naming the setting', () => {
-    for (const name of ['HEADERS_TIMEOUT', 'REQUEST_TIMEOUT', 'KEEP_ALIVE_TIMEOUT']) {
-      for (const value of ['soon', '0', '50ms', '-5s', '2 days', ''])
-        expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(`${name}=`));
-    }
-    for (const value of ['0', '-1', '1.5', 'many', '', '2000000'])
-      expect(() => loadConfig({ MAX_CONNECTIONS: value }), value).toThrow(/MAX_CONNECTIONS=/);
-    // Node refuses a headers timeout longer than the request timeout; say so by name.
-    expect(() => loadConfig({ HEADERS_TIMEOUT: '40s' })).toThrow(
-      /HEADERS_TIMEOUT \(40000 ms\) must not be longer than REQUEST_TIMEOUT \(30000 ms\)/,
-    );
-    expect(() => loadConfig({ REQUEST_TIMEOUT: '5s' })).toThrow(/HEADERS_TIMEOUT \(10000 ms\) .*REQUEST_TIMEOUT \(5000 ms\)/);
-  });
 });

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.ts';
 import { follow, waitFor } from '../../kit/live.ts';
 import { startServerProcess, stopServerProcesses, type ServerProcess } from '../../kit/server-process.ts';
 
@@ -285,20 +284,4 @@ describe('without an endpoint', () => {
     expect(line).toBeDefined();
     expect(line).not.toHaveProperty('traceId');
   }, 120_000);
-});
-
-describe('the OTLP endpoint setting', () => {
-  it('turns tracing on, says where spans go, and stops the start when it is not an http(s) URL', () => {
-    expect(loadConfig({}).tracesEndpoint).toBeUndefined();
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: '' }).tracesEndpoint).toBeUndefined();
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracesEndpoint).toBe('http://collector:4318/v1/traces');
-    const both = {
-      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/otlp',
-    };
-    expect(loadConfig(both).tracesEndpoint).toBe('https://traces.example/otlp');
-    expect(loadConfig({ ...both, OTEL_SDK_DISABLED: 'true' }).tracesEndpoint).toBeUndefined();
-    for (const name of ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'])
-      expect(() => loadConfig({ [name]: 'collector:4318' })).toThrow(new RegExp(`${name}="collector:4318"`));
-  });
 });
