@@ -1,21 +1,18 @@
 import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
-import pg from 'pg';
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ids, tokens, uids } from '../../kit/fixture.ts';
-import { cutListeners, follow, startListeningGateway, waitFor, type Follower, type ListeningGateway } from '../../kit/live.ts';
+import { startListeningGateway, waitFor, type ListeningGateway } from '../../kit/live.ts';
 
 // A socket's life (docs/contract.md, Live lessons): the init time limit, keep-alive pings, the message
-// size limit, the rate limit on upgrades, a subscriber that stops reading, the log lines, and the
-// listening connection's backoff when it keeps failing.
+// size limit, the rate limit on upgrades, a subscriber that stops reading, and the log lines. The listening
+// connection's failures: tests/system/live-lessons/instances.test.ts.
 
 const PROTOCOL = 'graphql-transport-ws';
-const onServer = Boolean(process.env.DATABASE_URL);
 
 let gateway: ListeningGateway;
 const sockets: WebSocket[] = [];
-const followers: Follower[] = [];
 
 beforeAll(async () => {
   gateway = await startListeningGateway({ SUBSCRIPTION_INIT_TIMEOUT: '1s', SUBSCRIPTION_KEEP_ALIVE: '1s', RATE_LIMIT_MAX: '40' });
@@ -24,7 +21,6 @@ beforeAll(async () => {
 afterAll(() => gateway?.close());
 afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.terminate();
-  await Promise.all(followers.splice(0).map(async (follower) => follower.client.dispose()));
 });
 
 /** A raw socket speaking the protocol, so that a test can misbehave as a client library never would. */
@@ -144,43 +140,3 @@ async function notifyMany(classroomActivityId: number, count: number): Promise<v
     count,
   );
 }
-
-describe.skipIf(!onServer)('the listening connection, failing again and again', () => {
-  it('retries with a growing wait while the database refuses it, and events flow once it is back', async () => {
-    const url = new URL(gateway.databaseUrl!);
-    const name = url.pathname.slice(1);
-    url.pathname = '/postgres';
-    const admin = new pg.Client({ connectionString: url.toString() });
-    await admin.connect();
-    const lost = () => gateway.logs().filter((line) => line.msg === 'lesson events: lost the listening connection, reconnecting');
-    const listening = () => gateway.logs().filter((line) => line.msg === 'lesson events: listening').length;
-    const lostBefore = lost().length;
-    const listeningBefore = listening();
-    try {
-      // No new connection to the database (the pool keeps the ones it has), then the listener is cut.
-      await admin.query(`ALTER DATABASE ${pg.escapeIdentifier(name)} ALLOW_CONNECTIONS false`);
-      await cutListeners(admin, name);
-      await waitFor(() => lost().length >= lostBefore + 4, 'four failed tries');
-    } finally {
-      await admin.query(`ALTER DATABASE ${pg.escapeIdentifier(name)} ALLOW_CONNECTIONS true`);
-      await admin.end();
-    }
-    const waits = lost()
-      .slice(lostBefore, lostBefore + 4)
-      .map((line) => line.retryInMs as number);
-    expect(waits).toEqual([100, 200, 400, 800]);
-
-    await waitFor(() => listening() > listeningBefore, 'listening again');
-    const started = gateway.logs().filter((line) => line.msg === 'subscription started').length;
-    const follower = follow(gateway.wsUrl, ids.classroomActivity, tokens.owner);
-    followers.push(follower);
-    await gateway.waitForLog('subscription started', started + 1);
-    const answer = await gateway.graphql(
-      `mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }`,
-      { id: String(ids.classroomActivity) },
-      tokens.owner,
-    );
-    expect(answer.errors).toBeUndefined();
-    expect((await follower.waitForEvents(1)).map((event) => event.kind)).toEqual(['LOCKED']);
-  });
-});

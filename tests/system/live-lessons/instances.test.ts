@@ -7,7 +7,7 @@ import { startServerProcess, stopServerProcesses } from '../../kit/server-proces
 
 // Live lessons across instances and through failures (docs/contract.md, Live lessons): an event committed
 // through one instance reaches the followers of another on the same database; the listening connection,
-// when killed, comes back and events flow again; SIGTERM closes the sockets with 1001.
+// when killed or refused, comes back and events flow again; SIGTERM closes the sockets with 1001.
 
 const LAUNCH = `mutation Launch($id: ID!) { launchLesson(id: $id) { id } }`;
 const UNPIN_AND_LOCK = `mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }`;
@@ -64,6 +64,42 @@ describe.skipIf(!onServer)('on a PostgreSQL server', () => {
     }
     expect((await gateway.graphql(LAUNCH, { id: String(ids.classroomActivity) }, tokens.owner)).errors).toBeUndefined();
     expect((await follower.waitForEvents(1)).map((event) => event.kind)).toEqual(['LAUNCHED']);
+  });
+
+  it('retries with a growing wait while the database refuses its listening connection, and events flow once it is back', async () => {
+    const gateway = await startListeningGateway();
+    gateways.push(gateway);
+    const url = new URL(gateway.databaseUrl!);
+    const name = url.pathname.slice(1);
+    url.pathname = '/postgres';
+    const admin = new pg.Client({ connectionString: url.toString() });
+    await admin.connect();
+    const lost = () => gateway.logs().filter((line) => line.msg === 'lesson events: lost the listening connection, reconnecting');
+    const listening = () => gateway.logs().filter((line) => line.msg === 'lesson events: listening').length;
+    const lostBefore = lost().length;
+    const listeningBefore = listening();
+    try {
+      // No new connection to the database (the pool keeps the ones it has), then the listener is cut.
+      await admin.query(`ALTER DATABASE ${pg.escapeIdentifier(name)} ALLOW_CONNECTIONS false`);
+      await cutListeners(admin, name);
+      await waitFor(() => lost().length >= lostBefore + 4, 'four failed tries');
+    } finally {
+      await admin.query(`ALTER DATABASE ${pg.escapeIdentifier(name)} ALLOW_CONNECTIONS true`);
+      await admin.end();
+    }
+    const waits = lost()
+      .slice(lostBefore, lostBefore + 4)
+      .map((line) => line.retryInMs as number);
+    expect(waits).toEqual([100, 200, 400, 800]);
+
+    await waitFor(() => listening() > listeningBefore, 'listening again');
+    const started = gateway.logs().filter((line) => line.msg === 'subscription started').length;
+    const follower = follow(gateway.wsUrl, ids.classroomActivity, tokens.owner);
+    followers.push(follower);
+    await gateway.waitForLog('subscription started', started + 1);
+    const answer = await gateway.graphql(UNPIN_AND_LOCK, { id: String(ids.classroomActivity) }, tokens.owner);
+    expect(answer.errors).toBeUndefined();
+    expect((await follower.waitForEvents(1)).map((event) => event.kind)).toEqual(['LOCKED']);
   });
 });
 
