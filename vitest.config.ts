@@ -1,7 +1,8 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
-// Three layers: unit (no database), integration (a gateway in this process, on a real database), system
-// (child processes: the server, the commands, the browser; Redis, outages, timeouts, bursts).
+// Three layers: unit (no database), integration (a gateway in this process, on a copy of the run's template
+// database: tests/kit/template.ts), system (child processes: the server, the commands, the browser; Redis,
+// outages, timeouts, bursts).
 
 const shared: TestProjectInlineConfiguration = {
   // One graphql-js for everything: Vite would give src/ the package's ES module build, while the
@@ -27,6 +28,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
+          globalSetup: ['tests/kit/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
@@ -38,6 +40,7 @@ export default defineConfig({
         test: {
           name: 'system',
           include: ['tests/system/**/*.test.ts'],
+          globalSetup: ['tests/kit/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',

@@ -99,7 +99,7 @@ async function runAndReadResponse(page: Page): Promise<any> {
 
 describe.skipIf(!chromiumThere)(`in a real browser (${needsChromium})`, () => {
   beforeAll(async () => {
-    gateway = await startListeningGateway({ NODE_ENV: 'development', PLAYGROUND: '1' });
+    gateway = await startListeningGateway({ NODE_ENV: 'development', PLAYGROUND: '1' }, { empty: true });
     const demo = await seedDemoData(gateway.database.prisma);
     if (!demo) throw new Error('the demo data was not loaded on the fresh database');
     ({ teacherToken, classroomActivityId } = demo);
