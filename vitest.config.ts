@@ -1,8 +1,8 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
-// Three layers: unit (no database), integration (a gateway in this process, on a copy of the run's template
-// database: tests/kit/template.ts), system (child processes: the server, the commands, the browser; Redis,
-// outages, timeouts, bursts).
+// Three layers (docs/testing.md): unit (no database), integration (a gateway in this process on a copy of
+// the run's template database, tests/kit/template.ts), system (child processes: the server, the commands,
+// the browser; Redis, outages, timeouts, bursts; a file that needs a process of its own).
 
 const shared: TestProjectInlineConfiguration = {
   // One graphql-js for everything: Vite would give src/ the package's ES module build, while the
@@ -32,6 +32,11 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
+          // A worker imports the app once for all the files it runs: no file changes a module's state
+          // (no mocks, spies or fake timers), and each starts its own gateways.
+          isolate: false,
+          // CPU-bound in this process (PGlite runs in it): one worker per core.
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
       },
@@ -44,6 +49,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
+          maxWorkers: 2,
           sequence: { groupOrder: 2 },
         },
       },

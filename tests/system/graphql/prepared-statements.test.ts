@@ -8,7 +8,8 @@ import { gatewayForTests } from '../../kit/gateway.ts';
 // connection's statements: every request below is sent after the previous one answered, so the pool hands
 // them all, and the final look, the connection it released last (the most recently released idle
 // connection is the next one lent). The cap on named statements is a count kept by the process: this file
-// runs alone in its process, so no other test's selections count here.
+// runs alone in its process (a system test for that: integration files share their worker's modules), so
+// no other test's selections count here.
 
 const onServer = Boolean(process.env.DATABASE_URL);
 
