@@ -8,7 +8,7 @@ import { openDatabase, type Database } from '../../src/db/client.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 import { importData } from '../../src/import/import-data.ts';
 import { fixture } from './fixture.ts';
-import { copyOfTemplate, onServer, tables } from './template.ts';
+import { copyOfTemplate, onServer, tables, type OwnDatabase } from './template.ts';
 
 // The test kit: a gateway on a database of its own, copied from the run's template (tests/kit/template.ts)
 // with the shared fixture loaded, driven over HTTP (fastify.inject) as a client would. With DATABASE_URL
@@ -76,14 +76,15 @@ export async function freshServerDatabase(serverUrl: string, prefix = 'lgw_test'
 }
 
 export type GatewayOptions = {
-  /** Start on empty tables rather than on the shared fixture (a copy of the template only). */
+  /** Start on a copy of the empty template (migrated, no rows, no kit) rather than on the shared fixture. */
   empty?: boolean;
 };
 
 /**
- * A gateway on a copy of the run's template, holding the shared fixture (or empty tables: `empty`). With
+ * A gateway on a copy of the run's template, holding the shared fixture (or no rows: `empty`). With
  * DATABASE_URL or DATA_DIR in `env`, it opens that database as it is instead (another gateway's, a
- * command's), and `reset()` there empties the tables and loads the fixture through the import.
+ * command's). Where the kit's schema is missing (those, and `empty`), `reset()` empties the tables and
+ * loads the fixture through the import.
  */
 export async function startGateway(
   env: Record<string, string> = {},
@@ -93,9 +94,9 @@ export async function startGateway(
   const template = inject('lgwTemplate');
   if (!template && !env.DATABASE_URL && !env.DATA_DIR)
     throw new Error('startGateway: no template database (made by tests/kit/global-setup.ts for the projects of vitest.config.ts)');
-  const ownDatabase = env.DATABASE_URL || env.DATA_DIR ? undefined : await copyOfTemplate(template);
+  const ownDatabase = env.DATABASE_URL || env.DATA_DIR ? undefined : await copyOfTemplate(template, options.empty ? 'empty' : 'fixture');
   try {
-    return await startOn(ownDatabase, env, appOptions, options);
+    return await startOn(ownDatabase, env, appOptions);
   } catch (error) {
     await ownDatabase?.remove();
     throw error;
@@ -103,10 +104,9 @@ export async function startGateway(
 }
 
 async function startOn(
-  ownDatabase: Awaited<ReturnType<typeof copyOfTemplate>> | undefined,
+  ownDatabase: OwnDatabase | undefined,
   env: Record<string, string>,
   appOptions: Omit<AppOptions, 'config' | 'database'>,
-  options: GatewayOptions,
 ): Promise<Gateway> {
   // Tests fire many requests from one address: the rate limit is out of the way unless a test sets it.
   const config = loadConfig({
@@ -157,11 +157,10 @@ async function startOn(
   const [probe] = await database.read<{ kit: boolean }>(`SELECT to_regnamespace('lgw_kit') IS NOT NULL AS kit`, []);
   const kit = probe?.kit === true;
   let known = -1;
-  const kitReset = async (empty: boolean) => {
+  const kitReset = async () => {
     const [row] = await fenced((fence) =>
-      database.read<{ writes: string }>('SELECT lgw_kit.reset($1, $2, $3, $4, $5)::text AS writes', [
+      database.read<{ writes: string }>('SELECT lgw_kit.reset($1, $2, $3, $4)::text AS writes', [
         String(known),
-        empty,
         TOKEN_CHANGES_CHANNEL,
         FENCE_CHANNEL,
         fence,
@@ -169,9 +168,8 @@ async function startOn(
     );
     known = Number(row!.writes);
   };
-  // Loaded afresh, so that the fixture's times of creation are now, as after any reset.
-  if (kit) await kitReset(options.empty ?? false);
-  else if (options.empty) throw new Error('startGateway: `empty` needs a copy of the template');
+  // Loaded afresh (`known` is -1), so that the fixture's times of creation are now, as after any reset.
+  if (kit) await kitReset();
 
   const gateway: Gateway = {
     app,
@@ -202,7 +200,7 @@ async function startOn(
       return { status: response.statusCode, ...JSON.parse(response.body) };
     },
     async reset(data?: unknown) {
-      if (data === undefined && kit) return kitReset(false);
+      if (data === undefined && kit) return kitReset();
       await writeTokensOrUsers(async (prisma) => {
         await prisma.$executeRawUnsafe(`TRUNCATE ${tables.map((t) => `"${t}"`).join(', ')} RESTART IDENTITY CASCADE`);
         await inTransaction(prisma, (tx) => importData(tx, data ?? fixture()));

@@ -9,12 +9,14 @@ import { inTransaction } from '../../src/db/transaction.ts';
 import { importData } from '../../src/import/import-data.ts';
 import { fixture } from './fixture.ts';
 
-// The database every kit gateway starts from, made once per run (tests/kit/global-setup.ts): migrated,
-// the shared fixture loaded, plus the kit's own schema `lgw_kit`, which lives in test databases only
-// (never in prisma/migrations): it tells whether anything was written, and puts the fixture back.
+// The databases tests start from, made once per run (tests/kit/global-setup.ts): one migrated and empty,
+// as a new database is after its first start; one with the shared fixture loaded and the kit's own schema
+// `lgw_kit`, which lives in test databases only (never in prisma/migrations): it tells whether anything
+// was written, and puts the fixture back.
 
-/** Where the template is: a PGlite data folder, or a database on the server DATABASE_URL names. */
-export type Template = { kind: 'pglite'; dataDir: string } | { kind: 'postgresql'; name: string };
+/** Where the templates are: PGlite data folders, or databases on the server DATABASE_URL names. */
+export type Template =
+  { kind: 'pglite'; fixtureDataDir: string; emptyDataDir: string } | { kind: 'postgresql'; fixtureName: string; emptyName: string };
 
 /** Every table, children first (the order the kit deletes in, and the snapshots use). */
 export const tables = [
@@ -67,39 +69,37 @@ const kitStatements = [
        UPDATE lgw_kit.fixture SET last_value = state.last_value, is_called = state.is_called WHERE position = f.position;
      END LOOP;
    END $$`,
-  // Empties every table (children first) and, unless `empty`, loads the fixture again (parents first).
-  `CREATE FUNCTION lgw_kit.restore(empty boolean) RETURNS void LANGUAGE plpgsql AS $$
+  // Empties every table (children first) and loads the fixture again (parents first).
+  `CREATE FUNCTION lgw_kit.restore() RETURNS void LANGUAGE plpgsql AS $$
    DECLARE f lgw_kit.fixture;
    BEGIN
      FOR f IN SELECT * FROM lgw_kit.fixture ORDER BY position LOOP
        EXECUTE format('DELETE FROM %I', f.table_name);
      END LOOP;
      FOR f IN SELECT * FROM lgw_kit.fixture ORDER BY position DESC LOOP
-       IF NOT empty AND jsonb_array_length(f.rows) > 0 THEN
+       IF jsonb_array_length(f.rows) > 0 THEN
          EXECUTE format('INSERT INTO %I (%s) SELECT %s FROM jsonb_populate_recordset(NULL::%I, $1)', f.table_name, f.columns, f.columns, f.table_name)
            USING f.rows;
        END IF;
-       IF f.sequence IS NOT NULL THEN
-         IF empty THEN PERFORM setval(f.sequence, 1, false); ELSE PERFORM setval(f.sequence, f.last_value, f.is_called); END IF;
-       END IF;
+       IF f.sequence IS NOT NULL THEN PERFORM setval(f.sequence, f.last_value, f.is_called); END IF;
      END LOOP;
    END $$`,
-  // One round trip between tests: restores the fixture if anything was written since `known` (or
-  // empties the tables), then tells the app's token cache that everything changed, as TRUNCATE's trigger
-  // does, then the kit's fence; answers the count to pass next time (-1 after emptying: restore then).
-  `CREATE FUNCTION lgw_kit.reset(known bigint, empty boolean, token_channel text, fence_channel text, fence text) RETURNS bigint
+  // One round trip between tests: restores the fixture if anything was written since `known` (or always,
+  // with a `known` of -1), then tells the app's token cache that everything changed, as TRUNCATE's trigger
+  // does, then the kit's fence; answers the count to pass next time.
+  `CREATE FUNCTION lgw_kit.reset(known bigint, token_channel text, fence_channel text, fence text) RETURNS bigint
    LANGUAGE plpgsql AS $$
    BEGIN
-     IF empty OR known <> (SELECT last_value FROM lgw_kit.writes) THEN PERFORM lgw_kit.restore(empty); END IF;
+     IF known <> (SELECT last_value FROM lgw_kit.writes) THEN PERFORM lgw_kit.restore(); END IF;
      PERFORM pg_notify(token_channel, '*');
      PERFORM pg_notify(fence_channel, fence);
-     RETURN CASE WHEN empty THEN -1 ELSE (SELECT last_value FROM lgw_kit.writes) END;
+     RETURN (SELECT last_value FROM lgw_kit.writes);
    END $$`,
   // From here on a write is seen even if it is the sequence's first.
   "SELECT nextval('lgw_kit.writes')",
 ];
 
-async function loadTemplate(database: Database): Promise<void> {
+async function loadFixture(database: Database): Promise<void> {
   await inTransaction(database.prisma, (tx) => importData(tx, fixture()));
   for (const statement of kitStatements) await database.prisma.$executeRawUnsafe(statement);
 }
@@ -137,55 +137,67 @@ export async function onServer(serverUrl: string, sql: string): Promise<void> {
   }
 }
 
-/** Makes the template (on the server DATABASE_URL names, else in a temporary folder); `drop` removes it. */
+/** Makes the templates (on the server DATABASE_URL names, else in a temporary folder); `drop` removes them. */
 export async function createTemplate(): Promise<{ template: Template; drop: () => Promise<void> }> {
   const serverUrl = process.env.DATABASE_URL;
   if (serverUrl) {
-    const name = databaseName('lgw_test_template');
-    await onServer(serverUrl, `CREATE DATABASE ${name}`);
-    const drop = () => onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    const emptyName = databaseName('lgw_test_template_empty');
+    const fixtureName = databaseName('lgw_test_template');
+    const drop = async () => {
+      for (const name of [fixtureName, emptyName]) await onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    };
     try {
-      const database = await openDatabase({ databaseUrl: withDatabase(serverUrl, name), dataDir: '' });
+      await onServer(serverUrl, `CREATE DATABASE ${emptyName}`);
+      await (await openDatabase({ databaseUrl: withDatabase(serverUrl, emptyName), dataDir: '' })).close();
+      // Only copied from now on: nobody may connect, which a copy requires anyway.
+      await onServer(serverUrl, `ALTER DATABASE ${emptyName} ALLOW_CONNECTIONS false`);
+      await onServer(serverUrl, `CREATE DATABASE ${fixtureName} TEMPLATE ${emptyName}`);
+      const database = await openDatabase({ databaseUrl: withDatabase(serverUrl, fixtureName), dataDir: '' });
       try {
-        await loadTemplate(database);
+        await loadFixture(database);
       } finally {
         await database.close();
       }
-      // Only copied from now on: nobody may connect, which a copy requires anyway.
-      await onServer(serverUrl, `ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await onServer(serverUrl, `ALTER DATABASE ${fixtureName} ALLOW_CONNECTIONS false`);
     } catch (error) {
       await drop();
       throw error;
     }
-    return { template: { kind: 'postgresql', name }, drop };
+    return { template: { kind: 'postgresql', fixtureName, emptyName }, drop };
   }
   const dir = await mkdtemp(join(scratchDir(), 'lgw-template-'));
   const drop = () => rm(dir, { recursive: true, force: true });
   try {
-    const dataDir = join(dir, 'data');
-    const database = await openDatabase({ dataDir });
+    const emptyDataDir = join(dir, 'empty');
+    const fixtureDataDir = join(dir, 'fixture');
+    await (await openDatabase({ dataDir: emptyDataDir })).close();
+    await cp(emptyDataDir, fixtureDataDir, { recursive: true });
+    const database = await openDatabase({ dataDir: fixtureDataDir });
     try {
-      await loadTemplate(database);
+      await loadFixture(database);
     } finally {
       await database.close();
     }
-    return { template: { kind: 'pglite', dataDir }, drop };
+    return { template: { kind: 'pglite', fixtureDataDir, emptyDataDir }, drop };
   } catch (error) {
     await drop();
     throw error;
   }
 }
 
-/** A database of its own for one gateway, copied from the template: its settings, and how to remove it. */
-export async function copyOfTemplate(
-  template: Template,
-  prefix = 'lgw_test',
-): Promise<{ env: { DATABASE_URL: string; DATA_DIR: string }; databaseUrl: string | undefined; remove: () => Promise<void> }> {
+/** The settings that name a database, and how to remove it. */
+export type OwnDatabase = { env: { DATABASE_URL: string; DATA_DIR: string }; databaseUrl: string | undefined; remove: () => Promise<void> };
+
+/**
+ * A database of its own, copied from a template: the fixture one (`fixture`), or the empty one (`empty`:
+ * migrated, no rows).
+ */
+export async function copyOfTemplate(template: Template, which: 'fixture' | 'empty', prefix = 'lgw_test'): Promise<OwnDatabase> {
   if (template.kind === 'postgresql') {
     const serverUrl = process.env.DATABASE_URL;
-    if (!serverUrl) throw new Error('the test template is on a PostgreSQL server, but DATABASE_URL is not set here');
+    if (!serverUrl) throw new Error('the test templates are on a PostgreSQL server, but DATABASE_URL is not set here');
     const name = databaseName(prefix);
-    await onServer(serverUrl, `CREATE DATABASE ${name} TEMPLATE ${template.name}`);
+    await onServer(serverUrl, `CREATE DATABASE ${name} TEMPLATE ${which === 'fixture' ? template.fixtureName : template.emptyName}`);
     const databaseUrl = withDatabase(serverUrl, name);
     return {
       env: { DATABASE_URL: databaseUrl, DATA_DIR: 'memory://' },
@@ -193,8 +205,8 @@ export async function copyOfTemplate(
       remove: () => onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
     };
   }
-  const dir = await mkdtemp(join(scratchDir(), 'lgw-gateway-'));
+  const dir = await mkdtemp(join(scratchDir(), `${prefix.replaceAll('_', '-')}-`));
   const dataDir = join(dir, 'data');
-  await cp(template.dataDir, dataDir, { recursive: true });
+  await cp(which === 'fixture' ? template.fixtureDataDir : template.emptyDataDir, dataDir, { recursive: true });
   return { env: { DATABASE_URL: '', DATA_DIR: dataDir }, databaseUrl: undefined, remove: () => rm(dir, { recursive: true, force: true }) };
 }

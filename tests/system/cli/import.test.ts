@@ -3,9 +3,9 @@ import { fixture, ids, lessonStudentNames, names, tokens, uids } from '../../kit
 import type { Gateway } from '../../kit/gateway.ts';
 import { freshTarget, runCommand, type Target } from '../../kit/commands.ts';
 
-// `npm run db:import -- FILE.json`, run for real on a database of the test's own, then read back through
-// the API. An embedded data folder can be opened by one process at a time: every gateway is closed
-// before the next command runs.
+// `npm run db:import -- FILE.json`, run for real on a database of the test's own (migrated and empty, but
+// for the first test), then read back through the API. An embedded data folder can be opened by one
+// process at a time: every gateway is closed before the next command runs.
 
 const SLOW = 240_000;
 
@@ -70,6 +70,9 @@ describe('npm run db:import', () => {
   it(
     'loads a file that the API then serves',
     async () => {
+      // Into a database nothing has touched yet, as a first import finds it: the command migrates it first.
+      await target.dispose();
+      target = await freshTarget({ brandNew: true });
       const result = await importFile(file());
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);

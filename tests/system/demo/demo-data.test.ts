@@ -39,7 +39,7 @@ describe('demo data on an empty database', () => {
   it.skipIf(!serverUrl)(
     'is loaded once by four servers started together on a fresh PostgreSQL database, and one of them prints the token (PostgreSQL only: four processes cannot share one embedded data folder)',
     async () => {
-      const { DATABASE_URL: databaseUrl } = await freshDatabaseEnv('lgw_test_demo');
+      const { DATABASE_URL: databaseUrl } = await freshDatabaseEnv('lgw_test_demo', { brandNew: true });
 
       const instances = await Promise.all([1, 2, 3, 4].map(() => startServerProcess({ DATABASE_URL: databaseUrl })));
 

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServerProcess, stopServerProcesses } from '../../kit/server-process.ts';
+import { freshDatabaseEnv, startServerProcess, stopServerProcesses } from '../../kit/server-process.ts';
 
 // The real server, started as `npm start` starts it (the bundle in dist/), serves every face, and gets
 // SIGTERM while requests are in flight: they are answered, new connections are refused, and the process
@@ -42,7 +42,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('npm start', () => {
   it('serves GraphQL, REST, the docs and the playground from the bundle, on the demo data', async () => {
-    const { child, origin: base, exited, output } = await startServerProcess();
+    // On a database nothing has touched yet, as the first start finds it: migrated, then the demo data loaded.
+    const { child, origin: base, exited, output } = await startServerProcess(await freshDatabaseEnv('lgw_test_server', { brandNew: true }));
     const rest = await fetch(`${base}/api/v1/activities/-KsL6d9-ij4oM7qMUZFm`);
     expect(rest.status).toBe(200);
     expect(((await rest.json()) as { activity: { uid: string } }).activity.uid).toBe('-KsL6d9-ij4oM7qMUZFm');
