@@ -5,7 +5,7 @@ import { errorCodes as codes } from '../../kit/graphql.ts';
 
 // The activities module through GraphQL (docs/contract.md, GraphQL): Query.activity, Query.activities,
 // Query.activityFlags, the staff mutations on activities, and what a page of activities costs. The REST
-// routes over the same resolvers are checked for their translation in tests/rest/activities*.test.ts.
+// routes over the same resolvers are checked for their translation in tests/integration/rest/activities*.test.ts.
 
 const gateway = gatewayForTests();
 

@@ -5,7 +5,7 @@ import { errorCodes as codes, NESTED_CLASSROOM_ACTIVITY_QUERY as NESTED, readCla
 
 // The classroom activities module through GraphQL (docs/contract.md, GraphQL): Query.classroomActivity
 // and Mutation.unpinAndLock, and who may use them. finishLesson: finish-lesson*.test.ts; what the reads
-// cost: statements.test.ts; the REST routes' translation: tests/rest/classroom-activities.test.ts.
+// cost: statements.test.ts; the REST routes' translation: tests/integration/rest/classroom-activities.test.ts.
 
 const gateway = gatewayForTests();
 

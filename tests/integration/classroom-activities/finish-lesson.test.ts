@@ -1,6 +1,6 @@
 // finish_lesson's rules (docs/contract.md, finish_lesson), through GraphQL `finishLesson`: who may call it,
 // the six rules one by one, what it answers, invalid input, size, a retry and the statement count. The
-// REST route runs the same rules: tests/rest/finish-lesson*.test.ts check only its translation (the
+// REST route runs the same rules: tests/integration/rest/finish-lesson*.test.ts check only its translation (the
 // snake_case body, statuses, the envelope, forms). Racing calls: finish-lesson-races.test.ts.
 // Effects are read back through GraphQL where it shows them, and through the database where it does not
 // (hidden sessions, other teachers' milestones, row counts).

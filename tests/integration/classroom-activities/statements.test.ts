@@ -8,7 +8,7 @@ import { classroomActivityPath } from '../../kit/rest.ts';
 // sessions they answer, and is an exact, small number: the classroom activity with everything the
 // operation selects below it is one statement (src/modules/classroom-activities/read.ts), plus the token
 // when the instance has not verified it a moment ago (src/auth/token-cache.ts). A page of activities:
-// tests/activities/; finish_lesson: finish-lesson.test.ts.
+// tests/integration/activities/; finish_lesson: finish-lesson.test.ts.
 
 const gateway = gatewayForTests();
 

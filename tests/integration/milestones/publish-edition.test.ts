@@ -1,5 +1,5 @@
 // Publishing an edition (docs/contract.md, GraphQL; the REST route POST /api/v1/published_edition runs the
-// same mutation, its translation is in tests/rest/published-edition.test.ts): the signed-in user gets the
+// same mutation, its translation is in tests/integration/rest/published-edition.test.ts): the signed-in user gets the
 // objective and the milestone 'Publish Customized Lesson', both records exist once, and the user holds
 // each once, however many calls arrive, and at once.
 

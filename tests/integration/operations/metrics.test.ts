@@ -19,7 +19,7 @@ describe('metrics', () => {
   let base: string;
   beforeAll(async () => {
     const port = await freePort();
-    // Admission as in tests/hardening/admission.test.ts: room for one 1 MB body, one more may wait, for a second.
+    // Admission as in tests/system/hardening/admission.test.ts: room for one 1 MB body, one more may wait, for a second.
     gateway = await startListeningGateway({
       METRICS_PORT: String(port),
       BODY_LIMIT: '1mb',

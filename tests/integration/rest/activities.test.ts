@@ -5,7 +5,7 @@ import { ISO_8601, notFoundBody, successMeta as success, unauthorizedBody } from
 
 // The anonymous activity reads (docs/contract.md, REST routes): GET /activities/:id, its follow-up and
 // supporting-info views, and uids_and_flags, in the legacy shape. Which activity an id names, and the
-// rest of the rules: tests/activities/.
+// rest of the rules: tests/integration/activities/.
 
 const gateway = gatewayForTests();
 

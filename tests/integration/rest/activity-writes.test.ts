@@ -14,7 +14,7 @@ import {
 
 // POST/PUT/DELETE /api/v1/activities (staff only; docs/contract.md, REST routes and Who may do what): the
 // snake_case bodies in and out, the statuses and the envelope. Every rejected write leaves the database
-// exactly as it was. The rules of activities (defaults, uids, follow-ups): tests/activities/.
+// exactly as it was. The rules of activities (defaults, uids, follow-ups): tests/integration/activities/.
 
 const gateway = gatewayForTests();
 

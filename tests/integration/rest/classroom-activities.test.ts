@@ -6,7 +6,7 @@ import { classroomActivityPath } from '../../kit/rest.ts';
 
 // The classroom activity reads and unpin_and_lock_activity as the teacher's projector calls them: what
 // each answers, in the legacy shape (docs/contract.md, REST routes). Who may call them, and in which order
-// the checks run: errors-and-auth.test.ts; the rules behind them: tests/classroom-activities/.
+// the checks run: errors-and-auth.test.ts; the rules behind them: tests/integration/classroom-activities/.
 
 const gateway = gatewayForTests();
 

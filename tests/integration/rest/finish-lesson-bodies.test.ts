@@ -15,7 +15,7 @@ import {
 
 // The shapes a finish_lesson body may arrive in (docs/contract.md, REST routes): the lessons client's form
 // (url-encoded or multipart) with one `json` field, a plain JSON body, or no body at all. The rules
-// themselves: tests/classroom-activities/finish-lesson.test.ts; the fields: finish-lesson.test.ts.
+// themselves: tests/integration/classroom-activities/finish-lesson.test.ts; the fields: finish-lesson.test.ts.
 
 const gateway = gatewayForTests();
 

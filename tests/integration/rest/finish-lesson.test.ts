@@ -1,6 +1,6 @@
 // PUT /api/v1/classroom_activities/:id/finish_lesson as the lessons client calls it (docs/contract.md,
 // REST routes): the snake_case body translated into finish_lesson (whose rules are tested through GraphQL
-// in tests/classroom-activities/finish-lesson.test.ts), and the outcome translated back: the answer
+// in tests/integration/classroom-activities/finish-lesson.test.ts), and the outcome translated back: the answer
 // {follow_up_url}, unknown keys and nulls, the 422 envelope naming each offender by its snake_case path,
 // 413, and no statement beyond GraphQL's. Who may call it and in which order the checks run:
 // errors-and-auth.test.ts; the forms and other body encodings: finish-lesson-bodies.test.ts.

@@ -7,7 +7,7 @@ import { basicAuth, unauthorizedBody } from '../../kit/rest.ts';
 
 // POST /api/v1/published_edition (docs/contract.md, REST routes): publishEdition for the signed-in user,
 // answered {} in every case, old clients' credentials, and 401 in the envelope. What publishing does, and
-// that it does it once however often it is called: tests/milestones/publish-edition.test.ts.
+// that it does it once however often it is called: tests/integration/milestones/publish-edition.test.ts.
 
 const gateway = gatewayForTests();
 
