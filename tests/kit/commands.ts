@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
-import { freshServerDatabase, startGateway, type Gateway } from './gateway.ts';
-import { copyOfTemplate } from './template.ts';
+import type { Gateway } from './gateway.ts';
+import { copyOfTemplate, freshServerDatabase } from './template.ts';
 
 // Runs the real commands (`npm run db:import`, `npm run token:create`) as child processes, each time on a
 // database of the test's own: an embedded data folder, or a database on the server named by DATABASE_URL
@@ -53,6 +53,8 @@ export async function freshTarget(options: { brandNew?: boolean } = {}): Promise
       return path;
     },
     async withGateway(work) {
+      // Loaded when first used: a file that only runs commands does not import the app.
+      const { startGateway } = await import('./gateway.ts');
       const gateway = await startGateway(env);
       try {
         return await work(gateway);

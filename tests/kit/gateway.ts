@@ -8,12 +8,13 @@ import { openDatabase, type Database } from '../../src/db/client.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 import { importData } from '../../src/import/import-data.ts';
 import { fixture } from './fixture.ts';
-import { copyOfTemplate, onServer, tables, type OwnDatabase } from './template.ts';
+import { copyOfTemplate, tables, type OwnDatabase } from './template.ts';
 
 // The test kit: a gateway on a database of its own, copied from the run's template (tests/kit/template.ts)
 // with the shared fixture loaded, driven over HTTP (fastify.inject) as a client would. With DATABASE_URL
 // set, each gateway gets a new database on that server, dropped at close; otherwise a PGlite data folder.
 
+export { freshServerDatabase } from './template.ts';
 export { tables };
 
 export type RestAnswer = { status: number; body: any; headers: Record<string, unknown>; text: string };
@@ -65,15 +66,6 @@ export type Gateway = {
  */
 const FENCE_CHANNEL = 'lgw_test_kit_fence';
 const FENCE_TIMEOUT_MS = 10_000;
-
-/** A new, empty database on the server `serverUrl` names (connected to as admin), and how to drop it. */
-export async function freshServerDatabase(serverUrl: string, prefix = 'lgw_test'): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await onServer(serverUrl, `CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
 
 export type GatewayOptions = {
   /** Start on a copy of the empty template (migrated, no rows, no kit) rather than on the shared fixture. */

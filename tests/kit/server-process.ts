@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { startCommand } from '../../scripts/start-command.mjs';
-import { freshServerDatabase } from './gateway.ts';
-import { copyOfTemplate } from './template.ts';
+import { copyOfTemplate, freshServerDatabase } from './template.ts';
 
 // The real server as a child process, started as `npm start` starts it: the bundle built into dist/, then
 // node with the start script's own arguments, on a free port of 127.0.0.1, with the demo data. Unless told
