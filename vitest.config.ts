@@ -1,8 +1,11 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 // Three layers (docs/testing.md): unit (no database), integration (a gateway in this process on a copy of
 // the run's template database, tests/kit/template.ts), system (child processes: the server, the commands,
 // the browser; Redis, outages, timeouts, bursts; a file that needs a process of its own).
+
+const cores = availableParallelism();
 
 const shared: TestProjectInlineConfiguration = {
   // One graphql-js for everything: Vite would give src/ the package's ES module build, while the
@@ -36,7 +39,7 @@ export default defineConfig({
           // (no mocks, spies or fake timers), and each starts its own gateways.
           isolate: false,
           // CPU-bound in this process (PGlite runs in it): one worker per core.
-          maxWorkers: 2,
+          maxWorkers: cores,
           sequence: { groupOrder: 1 },
         },
       },
@@ -49,7 +52,9 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
-          maxWorkers: 2,
+          // Each file in a process of its own; most of their time is spent waiting on child processes,
+          // timers and sockets, so one worker more than the cores.
+          maxWorkers: cores + 1,
           sequence: { groupOrder: 2 },
         },
       },
