@@ -160,8 +160,9 @@ async function startOn(
     );
     known = Number(row!.writes);
   };
-  // Loaded afresh (`known` is -1), so that the fixture's times of creation are now, as after any reset.
-  if (kit) await kitReset();
+  // A copy of the template is loaded afresh (`known` is -1), so that the fixture's times of creation are
+  // now, as after any reset; another gateway's database is left as it is.
+  if (kit && ownDatabase) await kitReset();
 
   const gateway: Gateway = {
     app,
