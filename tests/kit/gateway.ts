@@ -49,6 +49,11 @@ export type Gateway = {
    * its own process's writes only as any instance does, by notification (src/auth/token-cache.ts).
    */
   writeTokensOrUsers<T>(write: (prisma: Database['prisma']) => Promise<T>): Promise<T>;
+  /**
+   * Resolves once the app's listener has heard every notification committed so far: another gateway's
+   * reset or write on the same database, a command's, reach this one only through its own listener.
+   */
+  heardAllSoFar(): Promise<void>;
   /** Every row of every table, as text: equal snapshots mean nothing changed. */
   snapshot(): Promise<string>;
   /** SQL statements sent so far. */
@@ -140,9 +145,12 @@ async function startOn(
       fences.delete(fence);
     }
   };
+  const heardAllSoFar = async () => {
+    await fenced((fence) => database.prisma.$executeRaw`SELECT pg_notify(${FENCE_CHANNEL}, ${fence})`);
+  };
   const writeTokensOrUsers: Gateway['writeTokensOrUsers'] = async (write) => {
     const result = await write(database.prisma);
-    await fenced((fence) => database.prisma.$executeRaw`SELECT pg_notify(${FENCE_CHANNEL}, ${fence})`);
+    await heardAllSoFar();
     return result;
   };
   /** Through the kit's own function when the database has it (tests/kit/template.ts): `known` writes so far. */
@@ -200,6 +208,7 @@ async function startOn(
       });
     },
     writeTokensOrUsers,
+    heardAllSoFar,
     async snapshot() {
       const parts: string[] = [];
       for (const table of tables) {

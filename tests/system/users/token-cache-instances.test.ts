@@ -24,6 +24,8 @@ describe.skipIf(!onServer)('on a PostgreSQL server, across instances', () => {
     const b = await startGateway({ DATABASE_URL: a.databaseUrl!, TOKEN_CACHE_TTL: '1 minute' });
     gateways.push(b);
     await a.reset();
+    // B hears a's reset (it empties every cache) on its own listener: once it has, it caches again.
+    await b.heardAllSoFar();
 
     await expectCached(b, tokens.owner);
     await expectCached(a, tokens.owner);
