@@ -5,10 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 
-// The databases tests start from, made once per run (tests/kit/global-setup.ts): one migrated and empty,
-// as a new database is after its first start; one with the shared fixture loaded and the kit's own schema
-// `lgw_kit`, which lives in test databases only (never in prisma/migrations): it tells whether anything
-// was written, and puts the fixture back.
+// Copying a database tests start from, made once per run by tests/kit/global-setup.ts: copies are cheap
+// (a data folder, or CREATE DATABASE ... TEMPLATE) where migrating and loading the fixture each time was
+// not. docs/testing.md describes both templates and the kit's schema in the fixture one.
 
 /** Where the templates are: PGlite data folders, or databases on the server DATABASE_URL names. */
 export type Template =
