@@ -1,5 +1,5 @@
 // The operations the playground opens with: one tab each, written for the demo data (src/demo/seed.ts)
-// so that they run as they are. tests/docs/playground.test.ts runs every one of them against that data.
+// so that they run as they are. tests/integration/docs/playground.test.ts runs every one of them against that data.
 
 export type ExampleTab = { name: string; query: string; variables?: Record<string, unknown>; needsToken: boolean };
 

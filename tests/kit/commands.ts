@@ -3,11 +3,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freshServerDatabase, startGateway, type Gateway } from './gateway.ts';
+import { inject } from 'vitest';
+import type { Gateway } from './gateway.ts';
+import { copyOfTemplate, freshServerDatabase } from './template.ts';
 
 // Runs the real commands (`npm run db:import`, `npm run token:create`) as child processes, each time on a
-// database of the test's own: a fresh embedded data folder, or a fresh database on the server named by
-// DATABASE_URL (never that database itself).
+// database of the test's own: an embedded data folder, or a database on the server named by DATABASE_URL
+// (never that database itself).
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -22,12 +24,20 @@ export type Target = {
   dispose(): Promise<void>;
 };
 
-export async function freshTarget(): Promise<Target> {
+/**
+ * A database of the test's own: a copy of the run's empty template (migrated, no rows), or with `brandNew`
+ * one nothing has touched yet, as a first run finds it (a new embedded folder, or a new server database).
+ */
+export async function freshTarget(options: { brandNew?: boolean } = {}): Promise<Target> {
   const dir = await mkdtemp(join(tmpdir(), 'lgw-cli-'));
   const server = process.env.DATABASE_URL;
   let env: Record<string, string>;
   let drop = async () => {};
-  if (server) {
+  if (!options.brandNew) {
+    const database = await copyOfTemplate(inject('lgwTemplate'), 'empty', 'lgw_test_cli');
+    env = database.env;
+    drop = database.remove;
+  } else if (server) {
     const database = await freshServerDatabase(server, 'lgw_test_cli');
     env = { DATABASE_URL: database.url };
     drop = database.drop;
@@ -43,6 +53,8 @@ export async function freshTarget(): Promise<Target> {
       return path;
     },
     async withGateway(work) {
+      // Loaded when first used: a file that only runs commands does not import the app.
+      const { startGateway } = await import('./gateway.ts');
       const gateway = await startGateway(env);
       try {
         return await work(gateway);

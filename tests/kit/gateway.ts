@@ -1,17 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/app.ts';
+import { TOKEN_CHANGES_CHANNEL } from '../../src/auth/token-cache.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/client.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 import { importData } from '../../src/import/import-data.ts';
 import { fixture } from './fixture.ts';
+import { copyOfTemplate, tables, type OwnDatabase } from './template.ts';
 
-// The test kit: a gateway on a fresh database of its own, driven over HTTP (fastify.inject) as a client
-// would. With DATABASE_URL set, each gateway gets a new database on that server, dropped at close;
-// otherwise an embedded PGlite in memory.
+// The test kit: a gateway on a database of its own, copied from the run's template (tests/kit/template.ts)
+// with the shared fixture loaded, driven over HTTP (fastify.inject) as a client would. With DATABASE_URL
+// set, each gateway gets a new database on that server, dropped at close; otherwise a PGlite data folder.
+
+export { freshServerDatabase } from './template.ts';
+export { tables };
 
 export type RestAnswer = { status: number; body: any; headers: Record<string, unknown>; text: string };
 export type GraphQLAnswer<T = any> = {
@@ -34,7 +38,8 @@ export type Gateway = {
   graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GraphQLAnswer<T>>;
   /**
    * Empties every table, then loads `data` (the shared fixture by default); returns once the app's token
-   * cache heard of it (`writeTokensOrUsers`): no token verified before is remembered.
+   * cache heard of it (`writeTokensOrUsers`): no token verified before is remembered. Without `data`, on a
+   * copy of the template, the tables are rewritten only if anything wrote to them since the last reset.
    */
   reset(data?: unknown): Promise<void>;
   /**
@@ -44,6 +49,11 @@ export type Gateway = {
    * its own process's writes only as any instance does, by notification (src/auth/token-cache.ts).
    */
   writeTokensOrUsers<T>(write: (prisma: Database['prisma']) => Promise<T>): Promise<T>;
+  /**
+   * Resolves once the app's listener has heard every notification committed so far: another gateway's
+   * reset or write on the same database, a command's, reach this one only through its own listener.
+   */
+  heardAllSoFar(): Promise<void>;
   /** Every row of every table, as text: equal snapshots mean nothing changed. */
   snapshot(): Promise<string>;
   /** SQL statements sent so far. */
@@ -62,66 +72,61 @@ export type Gateway = {
 const FENCE_CHANNEL = 'lgw_test_kit_fence';
 const FENCE_TIMEOUT_MS = 10_000;
 
-/** Every table, children first (the order TRUNCATE and the snapshots use). */
-export const tables = [
-  'concept_results',
-  'activity_sessions',
-  'classroom_activities',
-  'user_milestones',
-  'user_objectives',
-  'milestones',
-  'objectives',
-  'access_tokens',
-  'classrooms_teachers',
-  'concepts',
-  'activities',
-  'activity_classifications',
-  'units',
-  'classrooms',
-  'users',
-];
+export type GatewayOptions = {
+  /** Start on a copy of the empty template (migrated, no rows, no kit) rather than on the shared fixture. */
+  empty?: boolean;
+};
 
-/** A new, empty database on the server `serverUrl` names (connected to as admin), and how to drop it. */
-export async function freshServerDatabase(serverUrl: string, prefix = 'lgw_test'): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
+/**
+ * A gateway on a copy of the run's template, holding the shared fixture (or no rows: `empty`). With
+ * DATABASE_URL or DATA_DIR in `env`, it opens that database as it is instead (another gateway's, a
+ * command's). Where the kit's schema is missing (those, and `empty`), `reset()` empties the tables and
+ * loads the fixture through the import.
+ */
 export async function startGateway(
   env: Record<string, string> = {},
   appOptions: Omit<AppOptions, 'config' | 'database'> = {},
+  options: GatewayOptions = {},
 ): Promise<Gateway> {
-  const server = process.env.DATABASE_URL ? await freshServerDatabase(process.env.DATABASE_URL) : undefined;
+  const template = inject('lgwTemplate');
+  if (!template && !env.DATABASE_URL && !env.DATA_DIR)
+    throw new Error('startGateway: no template database (made by tests/kit/global-setup.ts for the projects of vitest.config.ts)');
+  const ownDatabase = env.DATABASE_URL || env.DATA_DIR ? undefined : await copyOfTemplate(template, options.empty ? 'empty' : 'fixture');
+  try {
+    return await startOn(ownDatabase, env, appOptions);
+  } catch (error) {
+    await ownDatabase?.remove();
+    throw error;
+  }
+}
+
+async function startOn(
+  ownDatabase: OwnDatabase | undefined,
+  env: Record<string, string>,
+  appOptions: Omit<AppOptions, 'config' | 'database'>,
+): Promise<Gateway> {
   // Tests fire many requests from one address: the rate limit is out of the way unless a test sets it.
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     DEMO_DATA: '0',
-    DATA_DIR: 'memory://',
     RATE_LIMIT_MAX: '1000000',
-    DATABASE_URL: server?.url ?? '',
+    ...ownDatabase?.env,
     ...env,
   });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // A test may close the database itself (to see the app without it): closing again is then a no-op.
+  const closeDatabase = database.close;
+  let closing: Promise<void> | undefined;
+  database.close = () => (closing ??= closeDatabase());
   const app = await buildApp({ config, database, ...appOptions });
   await app.ready();
   const fences = new Map<string, () => void>();
   const stopHearingFences = await database.listen(FENCE_CHANNEL, (payload) => fences.get(payload)?.());
-  /** Resolves once the app's listener has heard every notification committed before the call. */
-  const heardAllSoFar = async () => {
+  /**
+   * Runs `notify`, which commits a notification of `fence` on the kit's channel, and resolves once the
+   * app's listener has heard every notification committed before it.
+   */
+  const fenced = async <T>(notify: (fence: string) => Promise<T>): Promise<T> => {
     const fence = randomBytes(6).toString('hex');
     let timer: NodeJS.Timeout | undefined;
     const heard = new Promise<void>((resolve, reject) => {
@@ -132,24 +137,46 @@ export async function startGateway(
       );
     });
     try {
-      await database.prisma.$executeRaw`SELECT pg_notify(${FENCE_CHANNEL}, ${fence})`;
+      const result = await notify(fence);
       await heard;
+      return result;
     } finally {
       clearTimeout(timer);
       fences.delete(fence);
     }
+  };
+  const heardAllSoFar = async () => {
+    await fenced((fence) => database.prisma.$executeRaw`SELECT pg_notify(${FENCE_CHANNEL}, ${fence})`);
   };
   const writeTokensOrUsers: Gateway['writeTokensOrUsers'] = async (write) => {
     const result = await write(database.prisma);
     await heardAllSoFar();
     return result;
   };
+  /** Through the kit's own function when the database has it (tests/kit/template.ts): `known` writes so far. */
+  const [probe] = await database.read<{ kit: boolean }>(`SELECT to_regnamespace('lgw_kit') IS NOT NULL AS kit`, []);
+  const kit = probe?.kit === true;
+  let known = -1;
+  const kitReset = async () => {
+    const [row] = await fenced((fence) =>
+      database.read<{ writes: string }>('SELECT lgw_kit.reset($1, $2, $3, $4)::text AS writes', [
+        String(known),
+        TOKEN_CHANGES_CHANNEL,
+        FENCE_CHANNEL,
+        fence,
+      ]),
+    );
+    known = Number(row!.writes);
+  };
+  // A copy of the template is loaded afresh (`known` is -1), so that the fixture's times of creation are
+  // now, as after any reset; another gateway's database is left as it is.
+  if (kit && ownDatabase) await kitReset();
 
   const gateway: Gateway = {
     app,
     database,
     config,
-    databaseUrl: server?.url,
+    databaseUrl: config.databaseUrl,
     async rest(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -173,13 +200,15 @@ export async function startGateway(
       const response = await app.inject({ method: 'POST', url: '/graphql', headers, payload: JSON.stringify({ query, variables }) });
       return { status: response.statusCode, ...JSON.parse(response.body) };
     },
-    async reset(data = fixture()) {
+    async reset(data?: unknown) {
+      if (data === undefined && kit) return kitReset();
       await writeTokensOrUsers(async (prisma) => {
         await prisma.$executeRawUnsafe(`TRUNCATE ${tables.map((t) => `"${t}"`).join(', ')} RESTART IDENTITY CASCADE`);
-        await inTransaction(prisma, (tx) => importData(tx, data));
+        await inTransaction(prisma, (tx) => importData(tx, data ?? fixture()));
       });
     },
     writeTokensOrUsers,
+    heardAllSoFar,
     async snapshot() {
       const parts: string[] = [];
       for (const table of tables) {
@@ -193,15 +222,15 @@ export async function startGateway(
       await stopHearingFences();
       await app.close();
       await database.close();
-      await server?.drop();
+      await ownDatabase?.remove();
     },
   };
   return gateway;
 }
 
 /**
- * A gateway for the tests of the calling file or describe block: started before them, emptied and loaded
- * with the fixture before each (unless `reset` is false), closed after them. It stands for the started
+ * A gateway for the tests of the calling file or describe block: started before them, put back to the
+ * shared fixture before each (`reset()`, unless `reset` is false), closed after them. It stands for the started
  * gateway, so tests use it as they would `startGateway`'s (it throws if used before it is started).
  */
 export function gatewayForTests(env: Record<string, string> = {}, options: { reset?: boolean } = {}): Gateway {

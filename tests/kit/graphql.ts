@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Gateway, GraphQLAnswer } from './gateway.ts';
 import { ids, tokens } from './fixture.ts';
@@ -7,6 +8,24 @@ import { ids, tokens } from './fixture.ts';
 /** The `extensions.code` of each error of an answer, in order (empty when it has none). */
 export function errorCodes(answer: Pick<GraphQLAnswer, 'errors'>): (string | undefined)[] {
   return (answer.errors ?? []).map((error) => error.extensions?.code);
+}
+
+/** A token's SHA-256 in hex, as access_tokens.token_hash holds it. */
+export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** The answer to `{ viewer }` with `token`, and the SQL statements it cost. */
+export async function viewerWith(gateway: Gateway, token: string) {
+  const before = gateway.statements();
+  const answer = await gateway.graphql('{ viewer { id name role } }', {}, token);
+  return { answer, statements: gateway.statements() - before };
+}
+
+/** Asks `{ viewer }` twice with `token`: the second time, the instance remembers it and reads no statement. */
+export async function expectCached(gateway: Gateway, token: string) {
+  await viewerWith(gateway, token);
+  const again = await viewerWith(gateway, token);
+  expect(again.answer.errors).toBeUndefined();
+  expect(again.statements).toBe(0);
 }
 
 /** The nested classroom-activity query the lesson screen makes. */

@@ -3,7 +3,7 @@ import { createClient, type Client } from 'graphql-ws';
 import type pg from 'pg';
 import WebSocket from 'ws';
 import { LISTENER_APPLICATION_NAME } from '../../src/db/listener.ts';
-import { startGateway, type Gateway } from './gateway.ts';
+import { startGateway, type Gateway, type GatewayOptions } from './gateway.ts';
 
 // Live lessons as a client sees them: a gateway listening on a real port, and graphql-ws clients on it.
 
@@ -33,7 +33,7 @@ export async function cutListeners(admin: pg.Client, database?: string): Promise
 }
 
 /** A gateway on its own database, listening on a free port of 127.0.0.1, whose logs the test reads. */
-export async function startListeningGateway(env: Record<string, string> = {}): Promise<ListeningGateway> {
+export async function startListeningGateway(env: Record<string, string> = {}, options: GatewayOptions = {}): Promise<ListeningGateway> {
   const lines: string[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) {
@@ -41,7 +41,7 @@ export async function startListeningGateway(env: Record<string, string> = {}): P
       done();
     },
   });
-  const gateway = await startGateway({ LOG_LEVEL: 'info', ...env }, { logStream });
+  const gateway = await startGateway({ LOG_LEVEL: 'info', ...env }, { logStream }, options);
   await gateway.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = gateway.app.server.address() as { port: number };
   const logs = () => lines.map((line) => JSON.parse(line) as Record<string, any>);

@@ -3,14 +3,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import { startCommand } from '../../scripts/start-command.mjs';
-import { freshServerDatabase } from './gateway.ts';
+import { copyOfTemplate, freshServerDatabase } from './template.ts';
 
 // The real server as a child process, started as `npm start` starts it: the bundle built into dist/, then
 // node with the start script's own arguments, on a free port of 127.0.0.1, with the demo data. Unless told
-// otherwise each gets a database of its own: a new database on the server DATABASE_URL names, else an
-// embedded one in a temporary folder. `stopServerProcesses()` (in afterAll or afterEach) kills what still
-// runs and drops the databases made here.
+// otherwise each gets a database of its own, migrated and empty (a copy of the run's empty template): on
+// the server DATABASE_URL names, else an embedded one in a temporary folder. `stopServerProcesses()` (in
+// afterAll or afterEach) kills what still runs and drops the databases made here.
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -40,11 +41,18 @@ export function buildServerBundle(): void {
 }
 
 /**
- * A database nobody else uses, removed by `stopServerProcesses`: a new database on the server DATABASE_URL
- * names (`DATABASE_URL` set), else a new embedded data folder (`DATABASE_URL` empty, `DATA_DIR` set).
+ * A database nobody else uses, removed by `stopServerProcesses`: on the server DATABASE_URL names
+ * (`DATABASE_URL` set), else an embedded data folder (`DATABASE_URL` empty, `DATA_DIR` set). A copy of the
+ * run's empty template (migrated, no rows), or with `brandNew` one nothing has touched yet, as the first
+ * start finds it.
  */
-export async function freshDatabaseEnv(prefix = 'lgw_test_server'): Promise<DatabaseEnv> {
+export async function freshDatabaseEnv(prefix = 'lgw_test_server', options: { brandNew?: boolean } = {}): Promise<DatabaseEnv> {
   const server = process.env.DATABASE_URL;
+  if (!options.brandNew) {
+    const database = await copyOfTemplate(inject('lgwTemplate'), 'empty', prefix);
+    cleanups.push(database.remove);
+    return database.env;
+  }
   if (server) {
     const database = await freshServerDatabase(server, prefix);
     cleanups.push(database.drop);
@@ -57,8 +65,8 @@ export async function freshDatabaseEnv(prefix = 'lgw_test_server'): Promise<Data
 
 /**
  * Starts the server and waits until it listens. `env` adds to (or overrides) PORT=0, HOST=127.0.0.1,
- * DEMO_DATA=1 and LOG_LEVEL=info; without a DATABASE_URL or DATA_DIR in it, the server gets a fresh
- * database of its own (`freshDatabaseEnv`).
+ * DEMO_DATA=1 and LOG_LEVEL=info; without a DATABASE_URL or DATA_DIR in it, the server gets a database of
+ * its own (`freshDatabaseEnv()`).
  */
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   buildServerBundle();

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+
+// Settings read from the environment at start (src/config.ts): defaults, parsing, and a bad value stopping
+// the start with a message naming it. What each setting does: the integration and system tests.
+
+describe('RATE_LIMIT_MAX and RATE_LIMIT_WINDOW', () => {
+  it('are validated', () => {
+    expect(loadConfig({}).rateLimitMax).toBe(6000);
+    expect(loadConfig({}).rateLimitWindowMs).toBe(60_000);
+    expect(loadConfig({ RATE_LIMIT_WINDOW: '30 seconds' }).rateLimitWindowMs).toBe(30_000);
+    expect(() => loadConfig({ RATE_LIMIT_MAX: '0' })).toThrow(/RATE_LIMIT_MAX/);
+    expect(() => loadConfig({ RATE_LIMIT_MAX: 'lots' })).toThrow(/RATE_LIMIT_MAX/);
+    expect(() => loadConfig({ RATE_LIMIT_WINDOW: 'soon' })).toThrow(/RATE_LIMIT_WINDOW/);
+  });
+});
+
+describe('RATE_LIMIT_REDIS_URL', () => {
+  it('is validated', () => {
+    expect(loadConfig({ RATE_LIMIT_REDIS_URL: 'redis://cache:6379/2' }).rateLimitRedisUrl).toBe('redis://cache:6379/2');
+    expect(loadConfig({}).rateLimitRedisUrl).toBeUndefined();
+    expect(() => loadConfig({ RATE_LIMIT_REDIS_URL: 'http://cache' })).toThrow(/RATE_LIMIT_REDIS_URL/);
+  });
+});
+
+describe('METRICS_PORT', () => {
+  it('is off when unset, a port otherwise, and never the public port', () => {
+    expect(loadConfig({}).metricsPort).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '' }).metricsPort).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+    expect(() => loadConfig({ METRICS_PORT: 'yes' })).toThrow(/METRICS_PORT="yes"/);
+    expect(() => loadConfig({ PORT: '4000', METRICS_PORT: '4000' })).toThrow(/METRICS_PORT \(4000\) must not be PORT/);
+  });
+});
+
+describe('admission settings', () => {
+  it('refuses a bad value, naming it', () => {
+    expect(() => loadConfig({ ADMISSION_BYTES: '1mb' })).toThrow(/ADMISSION_BYTES .* must not be less than BODY_LIMIT/);
+    expect(() => loadConfig({ ADMISSION_QUEUE: '-1' })).toThrow(/ADMISSION_QUEUE="-1"/);
+    expect(() => loadConfig({ ADMISSION_QUEUE_TIMEOUT: '30s' })).toThrow(/ADMISSION_QUEUE_TIMEOUT .* must be shorter than REQUEST_TIMEOUT/);
+    expect(() => loadConfig({ ADMISSION_THRESHOLD: 'large' })).toThrow(/ADMISSION_THRESHOLD="large"/);
+    expect(loadConfig({})).toMatchObject({
+      admissionBytes: 10 * 1024 * 1024,
+      admissionQueue: 100,
+      admissionQueueTimeoutMs: 15_000,
+      admissionThreshold: 64 * 1024,
+    });
+  });
+});
+
+describe('HEADERS_TIMEOUT, REQUEST_TIMEOUT, KEEP_ALIVE_TIMEOUT and MAX_CONNECTIONS', () => {
+  it('have production defaults', () => {
+    const config = loadConfig({});
+    expect(config.headersTimeoutMs).toBe(10_000);
+    expect(config.requestTimeoutMs).toBe(30_000);
+    expect(config.keepAliveTimeoutMs).toBe(5_000);
+    expect(config.maxConnections).toBe(16_000);
+  });
+
+  it('read durations as RATE_LIMIT_WINDOW does, down to 100 ms', () => {
+    const config = loadConfig({
+      HEADERS_TIMEOUT: '500ms',
+      REQUEST_TIMEOUT: '2 minutes',
+      KEEP_ALIVE_TIMEOUT: '65 seconds',
+      MAX_CONNECTIONS: '20',
+    });
+    expect(config.headersTimeoutMs).toBe(500);
+    expect(config.requestTimeoutMs).toBe(120_000);
+    expect(config.keepAliveTimeoutMs).toBe(65_000);
+    expect(config.maxConnections).toBe(20);
+  });
+
+  it('stop on a bad value, naming the setting', () => {
+    for (const name of ['HEADERS_TIMEOUT', 'REQUEST_TIMEOUT', 'KEEP_ALIVE_TIMEOUT']) {
+      for (const value of ['soon', '0', '50ms', '-5s', '2 days', ''])
+        expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(`${name}=`));
+    }
+    for (const value of ['0', '-1', '1.5', 'many', '', '2000000'])
+      expect(() => loadConfig({ MAX_CONNECTIONS: value }), value).toThrow(/MAX_CONNECTIONS=/);
+    // Node refuses a headers timeout longer than the request timeout; say so by name.
+    expect(() => loadConfig({ HEADERS_TIMEOUT: '40s' })).toThrow(
+      /HEADERS_TIMEOUT \(40000 ms\) must not be longer than REQUEST_TIMEOUT \(30000 ms\)/,
+    );
+    expect(() => loadConfig({ REQUEST_TIMEOUT: '5s' })).toThrow(/HEADERS_TIMEOUT \(10000 ms\) .*REQUEST_TIMEOUT \(5000 ms\)/);
+  });
+});
+
+describe('the OTLP endpoint setting', () => {
+  it('turns tracing on, says where spans go, and stops the start when it is not an http(s) URL', () => {
+    expect(loadConfig({}).tracesEndpoint).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: '' }).tracesEndpoint).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracesEndpoint).toBe('http://collector:4318/v1/traces');
+    const both = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/otlp',
+    };
+    expect(loadConfig(both).tracesEndpoint).toBe('https://traces.example/otlp');
+    expect(loadConfig({ ...both, OTEL_SDK_DISABLED: 'true' }).tracesEndpoint).toBeUndefined();
+    for (const name of ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'])
+      expect(() => loadConfig({ [name]: 'collector:4318' })).toThrow(new RegExp(`${name}="collector:4318"`));
+  });
+});
