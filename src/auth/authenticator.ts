@@ -25,7 +25,7 @@ export type Authentication = {
   fromCookie: boolean;
   /** Counts this caller (the rate limit, sockets per caller): per user for JWTs and sessions, per credential for tokens. */
   callerKey: string | undefined;
-  /** When the identity lapses by itself: a JWT's `exp` (a WebSocket is closed then). */
+  /** When the identity lapses by itself: a JWT's `exp`, with the clock skew allowed (a WebSocket is closed then). */
   expiresAt: Date | undefined;
   /** Which check failed, for the log line: never the credential itself. */
   reason: string | undefined;
@@ -63,6 +63,8 @@ export function createAuthenticator({
   onOutcome?: (method: AuthMethod, outcome: AuthOutcome) => void;
 }) {
   const verifyJwt = identity.jwt && jwtVerifier(identity.jwt);
+  const skewMs = (identity.jwt?.clockSkewSeconds ?? 0) * 1_000;
+  const lapses = (expiresAt: Date) => new Date(expiresAt.getTime() + skewMs);
   const askSession = identity.session && sessionWebhook(identity.session);
 
   const outcome = (method: AuthMethod, fromCookie: boolean, result: Omit<Authentication, 'method' | 'fromCookie'>): Authentication => {
@@ -89,7 +91,7 @@ export function createAuthenticator({
     const jwtHash = hash('sha256', jwt, 'hex');
     const now = new Date();
     const cached = tokenCache.get(jwtHash, now);
-    if (cached) return outcome('jwt', fromCookie, signedIn(cached.user, cached.expiresAt ?? undefined));
+    if (cached) return outcome('jwt', fromCookie, signedIn(cached.user, lapses(cached.expiresAt!)));
     const begun = tokenCache.begin();
     const verified = await verifyJwt!(jwt);
     if (verified.kind === 'unavailable')
@@ -98,7 +100,7 @@ export function createAuthenticator({
     const [user] = await read<User>(USER_BY_ID, [verified.userId]);
     if (!user) return outcome('jwt', fromCookie, refused('no user has the id the token names'));
     tokenCache.keep(jwtHash, user, verified.expiresAt, begun, now);
-    return outcome('jwt', fromCookie, signedIn(user, verified.expiresAt));
+    return outcome('jwt', fromCookie, signedIn(user, lapses(verified.expiresAt)));
   };
 
   const bySession = async (cookie: string): Promise<Authentication> => {

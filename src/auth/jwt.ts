@@ -124,7 +124,8 @@ async function keyOrFailure(keys: JWTVerifyGetKey, header: CompactJWSHeaderParam
   try {
     return await keys(header, token);
   } catch (error) {
-    if (error instanceof errors.JWKSNoMatchingKey) throw outage ?? new errors.JWKSTimeout('the key set is not reachable');
+    if (error instanceof errors.JWKSNoMatchingKey)
+      throw (outage as Error | undefined) ?? new errors.JWKSTimeout('the key set is not reachable');
     throw error;
   }
 }

@@ -8,7 +8,4 @@ import type { User } from '../generated/prisma/client.ts';
  * only a session cookie was presented. Guards say so after the 404 checks (docs/contract.md, Errors).
  */
 export type Viewer =
-  | { kind: 'anonymous' }
-  | { kind: 'invalid' }
-  | { kind: 'unavailable'; anonymousReads: boolean }
-  | { kind: 'user'; user: User };
+  { kind: 'anonymous' } | { kind: 'invalid' } | { kind: 'unavailable'; anonymousReads: boolean } | { kind: 'user'; user: User };

@@ -7,6 +7,7 @@ import { badRequest, ErrorCode } from '../core/errors.ts';
 import { formatErrorFor } from './format-error.ts';
 import { OperationTypeNode, type GraphQLSchema } from 'graphql';
 import { compiledExecution } from './executor.ts';
+import { RETRY_AFTER_SECONDS } from '../http/errors.ts';
 
 /** The limits every operation meets, from /graphql and from the REST shim alike (SECURITY.md lists them). */
 export const graphqlLimits = {
@@ -29,13 +30,14 @@ const answerRules: GraphQLRequestListener<GraphQLContext> = {
       });
     }
   },
-  /** An answer whose errors say the database is down is HTTP 503, as REST's is (clients and balancers retry). */
+  /** An answer whose errors say the database (or the caller's identity provider) is down is HTTP 503, as REST's is: clients retry. */
   async willSendResponse({ response }) {
     if (
       response.body.kind === 'single' &&
       response.body.singleResult.errors?.some((error) => error.extensions?.code === ErrorCode.UNAVAILABLE)
     ) {
       response.http.status = 503;
+      response.http.headers.set('retry-after', RETRY_AFTER_SECONDS);
     }
   },
 };

@@ -1,6 +1,7 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { AuthMethod, AuthOutcome } from '../auth/authenticator.ts';
 import type { PoolStats } from '../db/client.ts';
 import { isClientErrorCode } from '../graphql/format-error.ts';
 import type { LiveCounts } from '../graphql/subscriptions/websocket.ts';
@@ -66,8 +67,18 @@ export function createMetrics() {
     registers: [registry],
   });
 
+  const authentications = new Counter({
+    name: 'authentications_total',
+    help: 'Callers that presented credentials, by method (token, jwt, session) and outcome (success, invalid, unavailable, no_session)',
+    labelNames: ['method', 'outcome'] as const,
+    registers: [registry],
+  });
+
   return {
     registry,
+
+    /** Counts one authentication (src/auth/authenticator.ts): both labels come from fixed sets. */
+    countAuthentication: (method: AuthMethod, outcome: AuthOutcome) => authentications.inc({ method, outcome }),
 
     /** Times every request, from its arrival to its answer. */
     observeHttp(app: FastifyInstance): void {
