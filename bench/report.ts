@@ -128,7 +128,7 @@ export function checkTargets(results: CaseResult[], peakRssMb: number | null): C
       checks.push({
         target: `${name}: CPU per request ≤ ${limits.maxOwnTokenCpuRatio.toFixed(2)} × the gateway token's ("${result.bench.ownTokenCase}")`,
         pass: ok && cpuToOwnToken !== null && cpuToOwnToken <= limits.maxOwnTokenCpuRatio,
-        actual: `${cpuToOwnToken ?? 'n/a'} ×${spread}${note(ok)}`,
+        actual: `${cpuToOwnToken === null ? 'n/a' : cpuToOwnToken.toFixed(2)} ×${spread}${note(ok)}`,
       });
     }
     if (limits.maxStatements !== undefined)
