@@ -381,6 +381,13 @@ async function measureCases(
   // Side by side: per round, each read's cases back to back, the order rotating from round to round.
   const reads = [...new Set(sideBySide.map((c) => c.read!))];
   const sliceSeconds = options.seconds / options.rounds;
+  // An unmeasured round first: a fresh server's first seconds of load cost up to twice the CPU per request
+  // of the next (its JIT and heap warming up), which would weigh on whichever case the first round starts with.
+  for (const read of reads)
+    for (const benchCase of sideBySide.filter((c) => c.read === read && !skipped.has(c))) {
+      log(`warm-up round: ${benchCase.name} …`);
+      await warmUp(benchCase, servers[benchCase.server]!.url, options.warmupSeconds + sliceSeconds);
+    }
   for (let round = 0; round < options.rounds; round += 1) {
     for (const read of reads) {
       const ofRead = sideBySide.filter((c) => c.read === read && !skipped.has(c));
