@@ -11,7 +11,9 @@ import { rethrowUnavailable } from './db/errors.ts';
 import { createContext } from './graphql/request-context.ts';
 import { registerGraphqlRoute } from './graphql/route.ts';
 import { buildSchema } from './graphql/schema.ts';
-import { armorFor, createApollo } from './graphql/server.ts';
+import { armorFor } from './graphql/limits.ts';
+import { createApollo } from './graphql/server.ts';
+import { loadTrustedDocuments, type OutsideReason, type TrustedDocuments } from './graphql/trusted-documents.ts';
 import { registerSubscriptions } from './graphql/subscriptions/websocket.ts';
 import { authenticationPerRequest } from './http/authentication.ts';
 import { limitConnections } from './http/connections.ts';
@@ -110,15 +112,25 @@ export async function buildApp({ config, database, lifecycle = { draining: false
 
   // One Apollo server per schema, with the same limits and plugins: the public one for /graphql, and the
   // REST shim's, whose schema adds the mutations only the shim runs (src/rest/schema.ts).
-  const apolloFor = (schema: GraphQLSchema, api: 'graphql' | 'rest') =>
+  const apolloFor = (schema: GraphQLSchema, api: 'graphql' | 'rest', trusted?: TrustedDocuments) =>
     createApollo({
       schema,
+      trusted,
       playground: config.playground,
       logger: app.log,
       plugins: [...(metrics ? [metrics.apolloPlugin(api)] : []), ...(tracing ? [tracing.apolloPlugin] : [])],
     });
   const publicSchema = buildSchema();
-  const apollo = apolloFor(publicSchema, 'graphql');
+  const validationRules = armorFor().validationRules;
+  // The operations the first-party clients ship, read at start: a bad manifest stops the start.
+  const trusted = config.trustedDocuments
+    ? loadTrustedDocuments(config.trustedDocuments, config.trustedDocumentsMode, publicSchema, validationRules)
+    : undefined;
+  const onOutsideTrusted = (outcome: 'refused' | 'ran', reason: OutsideReason) => {
+    metrics?.countOutsideTrusted(outcome, reason);
+    if (outcome === 'ran') app.log.warn({ reason }, 'an operation outside the trusted documents ran (TRUSTED_DOCUMENTS_MODE=log)');
+  };
+  const apollo = apolloFor(publicSchema, 'graphql', trusted);
   const restApollo = apolloFor(buildSchema(restSchemaExtension), 'rest');
   await Promise.all([apollo.start(), restApollo.start()]);
   app.addHook('onClose', () => Promise.all([apollo.stop(), restApollo.stop()]));
@@ -140,7 +152,9 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   };
   const live = await registerSubscriptions(app, {
     schema: publicSchema,
-    validationRules: armorFor().validationRules,
+    validationRules,
+    trusted,
+    onOutsideTrusted,
     database,
     settings,
     authenticator,
@@ -148,7 +162,15 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     config,
     tracing,
   });
-  registerGraphqlRoute(app, { apollo, contextFor, websocket: live.handler, playground: config.playground, tracing });
+  registerGraphqlRoute(app, {
+    apollo,
+    contextFor,
+    websocket: live.handler,
+    playground: config.playground,
+    tracing,
+    trusted,
+    onOutside: onOutsideTrusted,
+  });
   await app.register(playgroundRoutes, { enabled: config.playground });
   await app.register(restRoutes, {
     prefix: '/api/v1',

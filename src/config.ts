@@ -130,6 +130,10 @@ const settings = {
   otelSdkDisabled: setting('OTEL_SDK_DISABLED', z.string().optional()),
   /** Where GET /metrics is served, on `host` (src/metrics/listener.ts); undefined: no metrics at all. */
   metricsPort: setting('METRICS_PORT', unlessEmpty(port)),
+  /** A manifest of the operations the first-party clients ship (src/graphql/trusted-documents.ts); unset: any document runs. */
+  trustedDocuments: setting('TRUSTED_DOCUMENTS', unlessEmpty(z.string().trim().min(1))),
+  /** `enforce`: only listed documents run; `log`: all run, those outside the list are logged and counted. */
+  trustedDocumentsMode: setting('TRUSTED_DOCUMENTS_MODE', z.enum(['enforce', 'log']).default('enforce')),
 };
 
 /** Identity from the main application (src/auth/identity-settings.ts; docs/identity.md): each off unless set. */

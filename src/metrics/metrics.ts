@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { AuthMethod, AuthOutcome } from '../auth/authenticator.ts';
 import type { PoolStats } from '../db/client.ts';
+import type { OutsideReason } from '../graphql/trusted-documents.ts';
 import { isClientErrorCode } from '../graphql/format-error.ts';
 import type { LiveCounts } from '../graphql/subscriptions/websocket.ts';
 import type { AdmissionStats } from '../http/admission.ts';
@@ -74,8 +75,18 @@ export function createMetrics() {
     registers: [registry],
   });
 
+  const outsideTrusted = new Counter({
+    name: 'graphql_untrusted_operations_total',
+    help: 'Operations outside the trusted documents, by outcome (refused, or ran in log mode) and reason (unknown_id, not_in_list, apq_registration)',
+    labelNames: ['outcome', 'reason'] as const,
+    registers: [registry],
+  });
+
   return {
     registry,
+
+    /** Counts an operation outside the trusted documents (src/graphql/trusted-documents.ts): both labels from fixed sets. */
+    countOutsideTrusted: (outcome: 'refused' | 'ran', reason: OutsideReason) => outsideTrusted.inc({ outcome, reason }),
 
     /** Counts one authentication (src/auth/authenticator.ts): both labels come from fixed sets. */
     countAuthentication: (method: AuthMethod, outcome: AuthOutcome) => authentications.inc({ method, outcome }),

@@ -24,6 +24,7 @@ import { rethrowUnavailable } from '../../db/errors.ts';
 import { originTrusted } from '../../http/authentication.ts';
 import type { ModuleSettings } from '../../modules/context.ts';
 import type { Tracing } from '../../telemetry/tracing.ts';
+import type { OutsideReason, TrustedDocuments } from '../trusted-documents.ts';
 import { formatErrorFor } from '../format-error.ts';
 import { createContext } from '../request-context.ts';
 import { subscriptionDocuments } from './documents.ts';
@@ -53,6 +54,9 @@ export type SubscriptionServerOptions = {
     | 'subscriptionInitTimeoutMs'
     | 'production'
   >;
+  /** When set, subscriptions are held to the trusted documents as /graphql's operations are. */
+  trusted?: TrustedDocuments | undefined;
+  onOutsideTrusted?: (outcome: 'refused' | 'ran', reason: OutsideReason) => void;
   /** When tracing is on: a span for each subscription's start and each connection_init (src/telemetry/). */
   tracing?: Tracing | undefined;
 };
@@ -89,7 +93,18 @@ export type LiveCounts = { connections(): number; subscriptions(): number };
  */
 export async function registerSubscriptions(
   app: FastifyInstance,
-  { schema, validationRules, database, settings, authenticator, corsOrigins, config, tracing }: SubscriptionServerOptions,
+  {
+    schema,
+    validationRules,
+    database,
+    settings,
+    authenticator,
+    corsOrigins,
+    config,
+    tracing,
+    trusted,
+    onOutsideTrusted,
+  }: SubscriptionServerOptions,
 ): Promise<{ handler: WebsocketHandler; counts: LiveCounts }> {
   const formatError = formatErrorFor((error) => app.log.error({ err: error }, 'unexpected error in a subscription'));
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error));
@@ -175,7 +190,23 @@ export async function registerSubscriptions(
       onSubscribe: (ctx, _id, payload) => {
         if (Object.keys(ctx.subscriptions).length > config.subscriptionsPerConnection)
           return [badRequest('Too many subscriptions on this connection')];
-        const checked = checkDocument(payload.query);
+        let query = payload.query;
+        if (trusted) {
+          const extensions = payload.extensions as { persistedQuery?: { sha256Hash?: unknown } } | undefined;
+          const { documentId } = payload as { documentId?: unknown };
+          const resolution = trusted.resolve({
+            query: query === '' ? undefined : query,
+            documentId,
+            sha256Hash: extensions?.persistedQuery?.sha256Hash,
+          });
+          if (resolution.kind === 'refused') {
+            onOutsideTrusted?.('refused', resolution.reason);
+            return [resolution.error];
+          }
+          if (resolution.kind === 'outside') onOutsideTrusted?.('ran', resolution.reason);
+          if (resolution.kind === 'listed') query = resolution.text;
+        }
+        const checked = checkDocument(query);
         if (!('document' in checked)) return checked.errors;
         const { document } = checked;
         if (getOperationAST(document, payload.operationName)?.operation !== OperationTypeNode.SUBSCRIPTION)
