@@ -53,17 +53,34 @@ function referenceOf(request: FastifyRequest): DocumentReference {
   return { query: fields.query === '' ? undefined : fields.query, documentId: fields.documentId, sha256Hash: persistedQuery?.sha256Hash };
 }
 
-/** The listed text in place of what the request named: in a POST's body, or a GET's query string (which Apollo reads from the URL). */
+/**
+ * The listed text in place of what the request named, in a POST's body or a GET's query string (which Apollo
+ * reads from the URL); the id or hash that named it is dropped: the list, not the client, vouches for the text.
+ */
 function runListed(request: FastifyRequest, text: string): void {
+  const withoutPersistedQuery = (extensions: unknown) => {
+    if (!extensions || typeof extensions !== 'object') return extensions;
+    const { persistedQuery: _persistedQuery, ...rest } = extensions as Record<string, unknown>;
+    return rest;
+  };
   if (request.method !== 'GET') {
     const body = request.body as Record<string, unknown>;
     body.query = text;
     delete body.documentId;
+    if (body.extensions !== undefined) body.extensions = withoutPersistedQuery(body.extensions);
     return;
   }
   const url = new URL(request.url, 'http://gateway.invalid');
   url.searchParams.set('query', text);
   url.searchParams.delete('documentId');
+  const extensions = url.searchParams.get('extensions');
+  if (extensions !== null) {
+    try {
+      url.searchParams.set('extensions', JSON.stringify(withoutPersistedQuery(JSON.parse(extensions))));
+    } catch {
+      // Not JSON: Apollo answers it as it would.
+    }
+  }
   request.raw.url = `${url.pathname}${url.search}`;
 }
 
