@@ -63,7 +63,7 @@ const post = async (gateway: Gateway, body: unknown): Promise<Answer> => {
 const get = async (gateway: Gateway, params: Record<string, string>): Promise<Answer> => {
   const response = await gateway.app.inject({
     method: 'GET',
-    url: `/graphql?${new URLSearchParams(params)}`,
+    url: `/graphql?${new URLSearchParams(params).toString()}`,
     headers: { authorization: `Bearer ${tokens.owner}` },
   });
   return { status: response.statusCode, body: JSON.parse(response.body) };

@@ -105,7 +105,7 @@ describe('a client team’s manifest, generated and used by the client libraries
     expect(apolloManifest.operations.map((operation) => operation.name)).toEqual(['ApolloLesson']);
     const client = new ApolloClient({
       cache: new InMemoryCache(),
-      link: new PersistedQueryLink(generatePersistedQueryIdsFromManifest({ loadManifest: async () => apolloManifest as never })).concat(
+      link: new PersistedQueryLink(generatePersistedQueryIdsFromManifest({ loadManifest: async () => apolloManifest })).concat(
         new HttpLink({ uri: httpOf(apolloGateway), headers: { 'apollo-require-preflight': 'true' } }),
       ),
     });
