@@ -1,15 +1,56 @@
-// ESLint with typescript-eslint's type-checked rules; formatting is Prettier's (eslint-config-prettier
-// turns off the rules that would disagree with it). `npm run lint` runs both.
+// ESLint with typescript-eslint's type-checked rules, and graphql-eslint's on the public schema; formatting is
+// Prettier's (eslint-config-prettier turns off the rules that would disagree with it). `npm run lint` runs both.
+import graphqlPlugin from '@graphql-eslint/eslint-plugin';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const CODE = ['**/*.{ts,mts,js,mjs,cjs}'];
+
 export default tseslint.config(
-  { ignores: ['dist/', 'src/generated/', 'src/modules/types.generated.ts', 'bench/results/', '.data/', '.tmp/', 'coverage/'] },
-  js.configs.recommended,
-  ...tseslint.configs.recommendedTypeChecked,
   {
+    ignores: ['dist/', 'src/generated/', 'src/modules/types.generated.ts', 'bench/results/', '.data/', '.tmp/', 'coverage/', 'schema/'],
+  },
+  {
+    // The public schema (docs/schema-evolution.md): names clients can rely on, a description on everything
+    // the playground documents, and a reason with every deprecation.
+    files: ['schema.graphql'],
+    languageOptions: { parser: graphqlPlugin.parser, parserOptions: { graphQLConfig: { schema: 'schema.graphql' } } },
+    plugins: { '@graphql-eslint': graphqlPlugin },
+    rules: {
+      '@graphql-eslint/naming-convention': [
+        'error',
+        {
+          types: 'PascalCase',
+          FieldDefinition: 'camelCase',
+          InputValueDefinition: 'camelCase',
+          Argument: 'camelCase',
+          EnumValueDefinition: 'UPPER_CASE',
+        },
+      ],
+      '@graphql-eslint/require-description': [
+        'error',
+        {
+          types: true,
+          rootField: true,
+          FieldDefinition: true,
+          InputValueDefinition: true,
+          EnumValueDefinition: true,
+          DirectiveDefinition: true,
+        },
+      ],
+      '@graphql-eslint/require-deprecation-reason': 'error',
+      '@graphql-eslint/no-unreachable-types': 'error',
+      '@graphql-eslint/known-type-names': 'error',
+    },
+  },
+  {
+    files: CODE,
+    extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
+  },
+  {
+    files: CODE,
     languageOptions: { globals: globals.node, parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       // Names starting with _ are deliberately unused (a field destructured away, a resolver's parent).
@@ -46,5 +87,5 @@ export default tseslint.config(
       '@typescript-eslint/unbound-method': 'off',
     },
   },
-  prettier,
+  { files: CODE, ...prettier },
 );

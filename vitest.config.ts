@@ -35,8 +35,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
-          // A worker imports the app once for all the files it runs: no file changes a module's state
-          // (no mocks, spies or fake timers), and each starts its own gateways.
+          // A worker imports the app once for all the files it runs: no file changes a module's state (no
+          // mocks or spies; a fake clock only within a test, put back after it), and each starts its own gateways.
           isolate: false,
           // CPU-bound in this process (PGlite runs in it): one worker per core.
           maxWorkers: cores,

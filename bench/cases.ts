@@ -18,6 +18,8 @@ export type Limits = {
   /** SQL statements for one request. */
   maxStatements?: number;
   maxP50Ms?: number;
+  /** CPU per request as a multiple of the own-token case's (`ownTokenCase`): what a JWT adds. */
+  maxOwnTokenCpuRatio?: number;
 };
 
 export type BenchCase = {
@@ -37,6 +39,11 @@ export type BenchCase = {
   /** The read whose peer this case is compared with, when it has none of its own (REST, by the same data). */
   peerRead?: string;
   /**
+   * Set on a JWT case: the name of the case that sends the same requests with the gateway's own token. Its CPU
+   * per request is compared with that case's, measured in the same rounds; `--cases` brings that case along.
+   */
+  ownTokenCase?: string;
+  /**
    * The answer's data, named and shaped alike for the gateway and the peer (ids as numbers, times as epoch
    * ms): before the load, the peer's answer must give the gateway's data. A baseline's answer must be the
    * gateway's JSON value itself.
@@ -45,6 +52,8 @@ export type BenchCase = {
 };
 
 const READ_CONNECTIONS = 10;
+/** A JWT case may cost this much more CPU per request than its own-token case (issue 22). */
+const MAX_JWT_CPU_RATIO = 1.1;
 /** A couple of teachers at once: enough to overlap requests without measuring mostly queueing. */
 const LATENCY_CONNECTIONS = 2;
 
@@ -156,9 +165,31 @@ const peerActivityData = (a: any) =>
 
 const user = (u: any) => u && { id: Number(u.id ?? u.rowId), name: u.name };
 
-export type CaseOptions = { sessions: number; finishLessonSizes: number[] };
+export type CaseOptions = {
+  sessions: number;
+  finishLessonSizes: number[];
+  /** A JWT from the identity provider naming the data set's teacher: one for the whole run, as one client's. */
+  teacherJwt: string;
+};
 
-export function buildCases(dataset: Dataset, { sessions, finishLessonSizes }: CaseOptions): BenchCase[] {
+/**
+ * The same requests as an own-token case, sent with the teacher's JWT instead of the gateway token; in the
+ * same read, so that both are measured in the same rounds. Only the CPU against the own-token case is a target.
+ */
+function withJwt(ownToken: BenchCase, jwt: string): BenchCase {
+  return {
+    ...ownToken,
+    name: `${ownToken.name}, JWT`,
+    request: (i) => {
+      const request = ownToken.request(i);
+      return { ...request, headers: { ...request.headers, authorization: `Bearer ${jwt}` } };
+    },
+    ownTokenCase: ownToken.name,
+    limits: { maxOwnTokenCpuRatio: MAX_JWT_CPU_RATIO },
+  };
+}
+
+export function buildCases(dataset: Dataset, { sessions, finishLessonSizes, teacherJwt }: CaseOptions): BenchCase[] {
   const auth = { authorization: `Bearer ${dataset.teacherToken}` };
   const activityId = (i: number) => dataset.activityIds[i % dataset.activityIds.length]!;
   const lessonId = (i: number) => dataset.readClassroomActivityIds[i % dataset.readClassroomActivityIds.length]!;
@@ -186,17 +217,37 @@ export function buildCases(dataset: Dataset, { sessions, finishLessonSizes }: Ca
   const pageData = (page: any, node: (n: any) => unknown) =>
     page && { totalCount: page.totalCount, hasNextPage: page.pageInfo.hasNextPage, nodes: page.edges.map((edge: any) => node(edge.node)) };
 
-  const sideBySide: BenchCase[] = [
-    {
-      name: 'GraphQL activity(id) + classification',
-      server: 'gateway',
-      read: 'activity',
-      connections: READ_CONNECTIONS,
-      request: (i) => graphql(ACTIVITY_QUERY, { id: String(activityId(i)) }, auth),
-      check: activityRead,
-      data: (body) => gatewayActivityData(body.data.activity),
-      limits: { minPeerRatio: 1, maxPeerDbCpuRatio: 1, minBaselineRatio: 0.5 },
+  const activityByToken: BenchCase = {
+    name: 'GraphQL activity(id) + classification',
+    server: 'gateway',
+    read: 'activity',
+    connections: READ_CONNECTIONS,
+    request: (i) => graphql(ACTIVITY_QUERY, { id: String(activityId(i)) }, auth),
+    check: activityRead,
+    data: (body) => gatewayActivityData(body.data.activity),
+    limits: { minPeerRatio: 1, maxPeerDbCpuRatio: 1, minBaselineRatio: 0.5 },
+  };
+  const lessonByToken: BenchCase = {
+    name: `GraphQL classroomActivity: classroom + owner, ${sessions} sessions + students`,
+    server: 'gateway',
+    read: 'lesson',
+    connections: READ_CONNECTIONS,
+    request: (i) => graphql(LESSON_QUERY, { id: String(lessonId(i)) }, auth),
+    check: lessonRead,
+    data: (body) => {
+      const lesson = body.data.classroomActivity;
+      return lessonData({
+        id: Number(lesson.id),
+        classroom: { id: Number(lesson.classroom.id), name: lesson.classroom.name, teacher: user(lesson.classroom.teacher) },
+        sessions: lesson.sessions.map((s: any) => ({ uid: s.uid, state: s.state, student: user(s.student) })),
+      });
     },
+    limits: { minPeerRatio: 1, maxPeerDbCpuRatio: 1, maxStatements: 4 },
+  };
+
+  const sideBySide: BenchCase[] = [
+    activityByToken,
+    withJwt(activityByToken, teacherJwt),
     {
       name: 'peer: activityByRowId + classification',
       server: 'peer',
@@ -236,23 +287,8 @@ export function buildCases(dataset: Dataset, { sessions, finishLessonSizes }: Ca
       check: activityRead,
       limits: {},
     },
-    {
-      name: `GraphQL classroomActivity: classroom + owner, ${sessions} sessions + students`,
-      server: 'gateway',
-      read: 'lesson',
-      connections: READ_CONNECTIONS,
-      request: (i) => graphql(LESSON_QUERY, { id: String(lessonId(i)) }, auth),
-      check: lessonRead,
-      data: (body) => {
-        const lesson = body.data.classroomActivity;
-        return lessonData({
-          id: Number(lesson.id),
-          classroom: { id: Number(lesson.classroom.id), name: lesson.classroom.name, teacher: user(lesson.classroom.teacher) },
-          sessions: lesson.sessions.map((s: any) => ({ uid: s.uid, state: s.state, student: user(s.student) })),
-        });
-      },
-      limits: { minPeerRatio: 1, maxPeerDbCpuRatio: 1, maxStatements: 4 },
-    },
+    lessonByToken,
+    withJwt(lessonByToken, teacherJwt),
     {
       name: 'peer: classroomActivityByRowId with relations',
       server: 'peer',

@@ -18,6 +18,8 @@ export type DatasetOptions = {
 export type FreshLesson = { classroomActivityId: number; sessionUids: string[] };
 
 export type Dataset = {
+  /** The teacher every read is sent as: the user id its JWT names, and its own (gateway) token. */
+  teacherId: number;
   teacherToken: string;
   activityIds: number[];
   activityUids: string[];
@@ -194,6 +196,7 @@ export async function loadDataset(
   progress(`${options.classroomActivities * options.sessions * RESULTS_PER_READ_SESSION} concept results`);
 
   return {
+    teacherId: TEACHER_ID,
     teacherToken: TEACHER_TOKEN,
     activityIds: activities.map((activity) => activity.id),
     activityUids: activities.map((activity) => activity.uid),

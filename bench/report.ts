@@ -13,6 +13,8 @@ export type CaseResult = {
   load: LoadResult | null;
   /** req/s of each round (side-by-side reads), or of the single run. */
   roundReqPerSec: number[];
+  /** The server's CPU per request in each round, as `roundReqPerSec` (null when it could not be read). */
+  roundCpuMsPerRequest: (number | null)[];
   /** Per request: the gateway's counted in-process (exact); the peer's and the baseline's averaged over the load. */
   statements: number | null;
   /**
@@ -58,11 +60,25 @@ const roundRatios = (mine: CaseResult, theirs: CaseResult | undefined) =>
         .sort((a, b) => a - b)
     : [];
 
+/** A JWT case's CPU per request over its own-token case's, in each round, smallest to largest. */
+const roundCpuRatios = (mine: CaseResult, theirs: CaseResult | undefined) =>
+  theirs
+    ? mine.roundCpuMsPerRequest
+        .map((value, i) => ratio(value, theirs.roundCpuMsPerRequest[i]))
+        .filter((value): value is number => value !== null)
+        .sort((a, b) => a - b)
+    : [];
+
 function ratios(result: CaseResult, results: CaseResult[]) {
   const { peer, baseline } = companions(result, results);
+  const { ownTokenCase } = result.bench;
+  const ownToken = ownTokenCase === undefined ? undefined : results.find((r) => r.bench.name === ownTokenCase);
   return {
     peer,
     baseline,
+    ownToken,
+    cpuToOwnToken: ratio(result.cpuMsPerRequest, ownToken?.cpuMsPerRequest),
+    cpuToOwnTokenByRound: roundCpuRatios(result, ownToken),
     toPeer: ratio(result.load?.reqPerSec, peer?.load?.reqPerSec),
     toPeerByRound: roundRatios(result, peer),
     toBaseline: ratio(result.load?.reqPerSec, baseline?.load?.reqPerSec),
@@ -75,7 +91,7 @@ export function checkTargets(results: CaseResult[], peakRssMb: number | null): C
   const checks: Check[] = [];
   for (const result of results) {
     const { name, limits } = result.bench;
-    const { peer, baseline, toPeer, toBaseline, dbCpuToPeer } = ratios(result, results);
+    const { peer, baseline, ownToken, toPeer, toBaseline, dbCpuToPeer, cpuToOwnToken, cpuToOwnTokenByRound } = ratios(result, results);
     // Failed requests (e.g. 429s) make a case look fast, another data set makes it look anything: such
     // numbers, the case's own or those it is compared with, cannot pass a target.
     const trusted = (...others: (CaseResult | undefined)[]) => [result, ...others].every((r) => r && r.problems.length === 0 && r.load);
@@ -103,6 +119,16 @@ export function checkTargets(results: CaseResult[], peakRssMb: number | null): C
         target: `${name}: ≥ ${limits.minBaselineRatio * 100}% of the baseline's req/s`,
         pass: ok && toBaseline !== null && toBaseline >= limits.minBaselineRatio,
         actual: `${toBaseline === null ? 'n/a' : `${round(toBaseline * 100, 0)}%`}${note(ok)}`,
+      });
+    }
+    if (limits.maxOwnTokenCpuRatio !== undefined) {
+      const ok = trusted(ownToken);
+      const spread =
+        cpuToOwnTokenByRound.length > 1 ? `, rounds ${cpuToOwnTokenByRound[0]!.toFixed(2)}–${cpuToOwnTokenByRound.at(-1)!.toFixed(2)}` : '';
+      checks.push({
+        target: `${name}: CPU per request ≤ ${limits.maxOwnTokenCpuRatio.toFixed(2)} × the gateway token's ("${result.bench.ownTokenCase}")`,
+        pass: ok && cpuToOwnToken !== null && cpuToOwnToken <= limits.maxOwnTokenCpuRatio,
+        actual: `${cpuToOwnToken === null ? 'n/a' : cpuToOwnToken.toFixed(2)} ×${spread}${note(ok)}`,
       });
     }
     if (limits.maxStatements !== undefined)
@@ -160,12 +186,14 @@ export function printReport(results: CaseResult[], checks: Check[], peakRssMb: n
     '× peer',
     '(rounds)',
     '× baseline',
+    'CPU × token',
+    '(rounds)',
     'peak RSS MB',
   ];
   const row = (result: CaseResult) => {
     const { load } = result;
-    const { toPeer, toPeerByRound, toBaseline } = ratios(result, results);
-    const spread = toPeerByRound.length > 1 ? `${toPeerByRound[0]!.toFixed(2)}–${toPeerByRound.at(-1)!.toFixed(2)}` : '';
+    const { toPeer, toPeerByRound, toBaseline, cpuToOwnToken, cpuToOwnTokenByRound } = ratios(result, results);
+    const spreadOf = (byRound: number[]) => (byRound.length > 1 ? `${byRound[0]!.toFixed(2)}–${byRound.at(-1)!.toFixed(2)}` : '');
     return [
       result.problems.length > 0 ? `${result.bench.name} (!)` : result.bench.name,
       String(result.bench.connections),
@@ -177,8 +205,10 @@ export function printReport(results: CaseResult[], checks: Check[], peakRssMb: n
       fixed(result.dbCpuMsPerRequest, 3),
       statementsText(result.statements),
       fixed(toPeer, 2),
-      spread,
+      spreadOf(toPeerByRound),
       fixed(toBaseline, 2),
+      fixed(cpuToOwnToken, 2),
+      spreadOf(cpuToOwnTokenByRound),
       result.peakRssMb === null ? '-' : String(result.peakRssMb),
     ];
   };
@@ -188,7 +218,7 @@ export function printReport(results: CaseResult[], checks: Check[], peakRssMb: n
   if (reads.length > 0) {
     const rounds = Math.max(...sideBySide.map((r) => r.roundReqPerSec.length));
     out.push(
-      `Side by side (${rounds} interleaved rounds; × peer and × baseline are req/s ratios within the read, (rounds) the smallest and largest round's × peer):`,
+      `Side by side (${rounds} interleaved rounds; × peer and × baseline are req/s ratios within the read, CPU × token a JWT case's CPU per request over the same read's with the gateway token; (rounds) the smallest and largest round's ratio):`,
     );
     const rows = [header];
     for (const read of reads) {
@@ -232,7 +262,7 @@ export async function writeResults(
       loadAvg: loadavg().map((value) => round(value, 2)),
     },
     cases: results.map((r) => {
-      const { toPeer, toPeerByRound, toBaseline, dbCpuToPeer } = ratios(r, results);
+      const { toPeer, toPeerByRound, toBaseline, dbCpuToPeer, cpuToOwnToken, cpuToOwnTokenByRound } = ratios(r, results);
       const milli = (value: number | null) => (value === null ? null : round(value, 3));
       return {
         name: r.bench.name,
@@ -240,6 +270,7 @@ export async function writeResults(
         read: r.bench.read ?? null,
         reqPerSec: r.load ? round(r.load.reqPerSec) : null,
         roundReqPerSec: r.roundReqPerSec.map((value) => round(value)),
+        roundCpuMsPerRequest: r.roundCpuMsPerRequest.map((value) => (value === null ? null : round(value, 3))),
         p50Ms: r.load?.p50Ms ?? null,
         p99Ms: r.load?.p99Ms ?? null,
         statements: r.statements === null ? null : round(r.statements, 2),
@@ -249,6 +280,9 @@ export async function writeResults(
         ratioToPeerByRound: toPeerByRound,
         ratioToBaseline: toBaseline,
         dbCpuRatioToPeer: dbCpuToPeer,
+        ownTokenCase: r.bench.ownTokenCase ?? null,
+        cpuRatioToOwnToken: cpuToOwnToken,
+        cpuRatioToOwnTokenByRound: cpuToOwnTokenByRound,
         connections: r.bench.connections,
         requests: r.load?.requests ?? 0,
         peakRssMbAfter: r.peakRssMb,

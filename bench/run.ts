@@ -11,6 +11,7 @@ import { buildCases, type BenchCase, type ServerName } from './cases.ts';
 import { loadDataset, type DatasetOptions } from './dataset.ts';
 import { APPLICATION_NAMES, backendCpuBetween, openBackendMonitor, withApplicationName, type BackendMonitor } from './db-cpu.ts';
 import { createPgliteFolder, createPostgresDatabase, DEFAULT_ADMIN_URL, type FreshDatabase } from './fresh-database.ts';
+import { startIdentityProvider, type IdentityProvider } from './identity-provider.ts';
 import { countStatements, differentData, preflight, runLoad, warmUp, type StatementCount } from './measure.ts';
 import { nodeForServers, type NodeRuntime } from './node-runtime.ts';
 import { freePort, startServer, type Server } from './processes.ts';
@@ -103,9 +104,14 @@ function cleanupStack() {
   };
 }
 
-/** The cases to run: those matching --cases, and the peer and baseline of each side-by-side read kept. */
+/**
+ * The cases to run: those matching --cases, the own-token case of each JWT case kept (its CPU is compared with
+ * it), and the peer and baseline of each side-by-side read kept.
+ */
 function selectCases(cases: BenchCase[], options: Options): BenchCase[] {
-  const chosen = cases.filter((c) => c.server === 'gateway' && (!options.only || options.only.test(c.name)));
+  const matching = cases.filter((c) => c.server === 'gateway' && (!options.only || options.only.test(c.name)));
+  const ownTokenCases = new Set(matching.map((c) => c.ownTokenCase));
+  const chosen = cases.filter((c) => matching.includes(c) || (c.server === 'gateway' && ownTokenCases.has(c.name)));
   const reads = new Set(chosen.map((c) => c.read));
   const peerReads = new Set(chosen.map((c) => c.peerRead ?? c.read));
   const companion = (c: BenchCase) =>
@@ -115,9 +121,15 @@ function selectCases(cases: BenchCase[], options: Options): BenchCase[] {
 }
 
 /** Statements per request, counted in this process (the gateway child cannot report them) on the data set just loaded. */
-async function probeStatements(database: Database, fresh: FreshDatabase, cases: BenchCase[]): Promise<Map<BenchCase, StatementCount>> {
+async function probeStatements(
+  database: Database,
+  fresh: FreshDatabase,
+  identity: IdentityProvider,
+  cases: BenchCase[],
+): Promise<Map<BenchCase, StatementCount>> {
   const config = loadConfig({
     ...GATEWAY_ENV,
+    ...identity.env,
     LOG_LEVEL: 'silent',
     DATABASE_URL: fresh.kind === 'postgresql' ? fresh.url : '',
     DATA_DIR: fresh.kind === 'pglite' ? fresh.dataDir : 'memory://',
@@ -135,7 +147,13 @@ async function probeStatements(database: Database, fresh: FreshDatabase, cases: 
 
 type Servers = Partial<Record<ServerName, Server>>;
 
-async function startServers(fresh: FreshDatabase, node: NodeRuntime, withPeer: boolean, profileDir: string | undefined): Promise<Servers> {
+async function startServers(
+  fresh: FreshDatabase,
+  node: NodeRuntime,
+  withPeer: boolean,
+  identity: IdentityProvider,
+  profileDir: string | undefined,
+): Promise<Servers> {
   const databaseUrl = (server: ServerName) =>
     fresh.kind === 'postgresql' ? withApplicationName(fresh.url, APPLICATION_NAMES[server]) : '';
   const { PLAYGROUND: _playground, ...env } = process.env;
@@ -183,7 +201,8 @@ async function startServers(fresh: FreshDatabase, node: NodeRuntime, withPeer: b
       node: node.path,
       cwd: root,
       args: [...startFlags, ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), startScript],
-      env: { ...env, ...database, ...GATEWAY_ENV, PORT: String(gatewayPort), HOST: '127.0.0.1' },
+      // JWTs on as a deployment would have them: the identity provider's key set at a URL, the rest by default.
+      env: { ...env, ...database, ...GATEWAY_ENV, ...identity.env, PORT: String(gatewayPort), HOST: '127.0.0.1' },
       port: gatewayPort,
       ready: { path: '/readyz' },
     });
@@ -199,10 +218,11 @@ function launchServers(
   fresh: FreshDatabase,
   node: NodeRuntime,
   withPeer: boolean,
+  identity: IdentityProvider,
   profileDir: string | undefined,
   cleanup: ReturnType<typeof cleanupStack>,
 ) {
-  const launching = startServers(fresh, node, withPeer, profileDir);
+  const launching = startServers(fresh, node, withPeer, identity, profileDir);
   launching.catch(() => {}); // reported where it is awaited
   cleanup.add(async () => {
     const servers: Servers = await launching.catch(() => ({}));
@@ -223,6 +243,8 @@ type Tally = {
   p50s: number[];
   p99s: number[];
   roundReqPerSec: number[];
+  /** The server's CPU per sent request in each round (null when it could not be read). */
+  roundCpuMsPerRequest: (number | null)[];
   cappedAfterS?: number;
 };
 
@@ -267,6 +289,7 @@ async function measureOnce(
   tally.p50s.push(load.p50Ms);
   tally.p99s.push(load.p99Ms);
   tally.roundReqPerSec.push(load.reqPerSec);
+  tally.roundCpuMsPerRequest.push(appBefore === null || appAfter === null || load.sent === 0 ? null : (appAfter - appBefore) / load.sent);
   if (load.cappedAfterS) tally.cappedAfterS = load.cappedAfterS;
 }
 
@@ -283,6 +306,7 @@ function toResult(result: CaseResult, tally: Tally, server: Server) {
     ...(tally.cappedAfterS ? { cappedAfterS: tally.cappedAfterS } : {}),
   };
   result.roundReqPerSec = tally.roundReqPerSec;
+  result.roundCpuMsPerRequest = tally.roundCpuMsPerRequest;
   result.cpuMsPerRequest = perRequest(tally.appCpuMs);
   result.dbCpuMsPerRequest = perRequest(tally.dbCpuMs);
   if (result.bench.server !== 'gateway') result.statements = perRequest(tally.statements);
@@ -308,6 +332,7 @@ async function measureCases(
       bench: benchCase,
       load: null,
       roundReqPerSec: [],
+      roundCpuMsPerRequest: [],
       statements: probe && 'statements' in probe ? probe.statements : null,
       cpuMsPerRequest: null,
       dbCpuMsPerRequest: null,
@@ -316,7 +341,17 @@ async function measureCases(
     };
     results.set(benchCase, result);
     const start = { appCpuMs: 0, dbCpuMs: monitor ? 0 : null, statements: benchCase.server === 'gateway' ? null : 0 };
-    tallies.set(benchCase, { requests: 0, sent: 0, durationS: 0, failures: 0, ...start, p50s: [], p99s: [], roundReqPerSec: [] });
+    tallies.set(benchCase, {
+      requests: 0,
+      sent: 0,
+      durationS: 0,
+      failures: 0,
+      ...start,
+      p50s: [],
+      p99s: [],
+      roundReqPerSec: [],
+      roundCpuMsPerRequest: [],
+    });
     const wrong = benchCase.prepared === undefined ? await preflight(benchCase, servers[benchCase.server]!.url) : null;
     if (wrong) {
       result.problems.push(`HTTP request: ${wrong}`);
@@ -346,6 +381,13 @@ async function measureCases(
   // Side by side: per round, each read's cases back to back, the order rotating from round to round.
   const reads = [...new Set(sideBySide.map((c) => c.read!))];
   const sliceSeconds = options.seconds / options.rounds;
+  // An unmeasured round first: a fresh server's first seconds of load cost up to twice the CPU per request
+  // of the next (its JIT and heap warming up), which would weigh on whichever case the first round starts with.
+  for (const read of reads)
+    for (const benchCase of sideBySide.filter((c) => c.read === read && !skipped.has(c))) {
+      log(`warm-up round: ${benchCase.name} …`);
+      await warmUp(benchCase, servers[benchCase.server]!.url, options.warmupSeconds + sliceSeconds);
+    }
   for (let round = 0; round < options.rounds; round += 1) {
     for (const read of reads) {
       const ofRead = sideBySide.filter((c) => c.read === read && !skipped.has(c));
@@ -382,6 +424,9 @@ async function main(): Promise<void> {
     log(`database: ${fresh.describe}`);
     if (options.pglite) log('embedded PGlite: no peer (PostGraphile needs a PostgreSQL server) and no database CPU');
     const profileDir = options.profile ? await mkdtemp(join(tmpdir(), 'lgw-bench-profile-')) : undefined;
+    // The platform's identity provider (its key set, served by this process): the JWT cases' tokens are signed by it.
+    const identity = await startIdentityProvider();
+    cleanup.add(() => identity.close());
 
     // Migrated here, so the gateway finds nothing to migrate when it starts (and the peer sees the tables).
     const database = await openDatabase({
@@ -390,20 +435,22 @@ async function main(): Promise<void> {
     });
     const withPeer = fresh.kind === 'postgresql';
     // A PGlite folder admits one process at a time: its servers start once this process has let go.
-    let launching = withPeer ? launchServers(fresh, node, withPeer, profileDir, cleanup) : undefined;
+    let launching = withPeer ? launchServers(fresh, node, withPeer, identity, profileDir, cleanup) : undefined;
     let cases: BenchCase[];
     let statements: Map<BenchCase, StatementCount>;
     try {
       const dataset = await loadDataset(database, options, (step) => log(`loaded ${step}`));
-      cases = selectCases(buildCases(dataset, { sessions: options.sessions, finishLessonSizes: FINISH_LESSON_SIZES }), options);
-      statements = await probeStatements(database, fresh, cases);
+      // One JWT for the whole run, as one client holds one token (issued for an hour: longer than a run).
+      const teacherJwt = await identity.jwtFor(dataset.teacherId);
+      cases = selectCases(buildCases(dataset, { sessions: options.sessions, finishLessonSizes: FINISH_LESSON_SIZES, teacherJwt }), options);
+      statements = await probeStatements(database, fresh, identity, cases);
       log('statements per request counted in-process');
     } finally {
       await database.close();
     }
     if (fresh.kind === 'pglite') {
       await cp(fresh.dataDir, fresh.baselineDataDir, { recursive: true });
-      launching = launchServers(fresh, node, false, profileDir, cleanup);
+      launching = launchServers(fresh, node, false, identity, profileDir, cleanup);
     }
     const servers = await launching!;
     const gateway = servers.gateway!;
@@ -428,6 +475,7 @@ async function main(): Promise<void> {
         .map((server) => server.stop(3_000)),
     ]);
     log(killed ? 'gateway did not exit within 3 s of SIGTERM: killed' : 'servers stopped');
+    log(`identity provider: key set fetched ${identity.fetches()} times (the in-process statement count's gateway included)`);
 
     const checks = checkTargets(results, peakRssMb);
     printReport(results, checks, peakRssMb);

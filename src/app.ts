@@ -3,7 +3,7 @@ import Fastify, { LogController, type FastifyReply, type FastifyRequest } from '
 import type { GraphQLSchema } from 'graphql';
 import type { DestinationStream } from 'pino';
 import { listenForTokenChanges, TokenCache } from './auth/token-cache.ts';
-import { resolveViewer } from './auth/viewer.ts';
+import { createAuthenticator } from './auth/authenticator.ts';
 import type { Config } from './config.ts';
 import { EventHub } from './core/event-hub.ts';
 import type { Database } from './db/client.ts';
@@ -11,15 +11,17 @@ import { rethrowUnavailable } from './db/errors.ts';
 import { createContext } from './graphql/request-context.ts';
 import { registerGraphqlRoute } from './graphql/route.ts';
 import { buildSchema } from './graphql/schema.ts';
-import { armorFor, createApollo } from './graphql/server.ts';
+import { armorFor } from './graphql/limits.ts';
+import { createApollo } from './graphql/server.ts';
+import { loadTrustedDocuments, type OutsideReason, type TrustedDocuments } from './graphql/trusted-documents.ts';
 import { registerSubscriptions } from './graphql/subscriptions/websocket.ts';
+import { authenticationPerRequest } from './http/authentication.ts';
 import { limitConnections } from './http/connections.ts';
 import type { Lifecycle } from './http/drain.ts';
 import { answerClientError, fromHttpStatus, httpErrorHandler } from './http/errors.ts';
 import { registerHardening } from './http/hardening.ts';
 import { probeRoutes } from './http/probes.ts';
 import type { RateLimitStore } from './http/rate-limit.ts';
-import { noteViewer } from './http/request-log.ts';
 import { listenForScrapes, type MetricsListener } from './metrics/listener.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { listenForLessonEvents } from './modules/classroom-activities/lesson-events.ts';
@@ -94,22 +96,41 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     credentials: true,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
   });
-  const admission = await registerHardening(app, { config, lifecycle, rateLimitStore });
   // Prometheus metrics, only with METRICS_PORT, served on that port alone (src/metrics/).
   const metrics = config.metricsPort === undefined ? undefined : createMetrics();
+  // Who is calling: one authenticator for every face, asked once per request (src/auth/authenticator.ts).
+  const tokenCache = new TokenCache(config.tokenCacheTtlMs);
+  const authenticator = createAuthenticator({
+    identity: config.identity,
+    read: database.read,
+    tokenCache,
+    ...(metrics ? { onOutcome: metrics.countAuthentication } : {}),
+  });
+  const authentication = authenticationPerRequest(authenticator);
+  const admission = await registerHardening(app, { config, lifecycle, authentication, rateLimitStore });
   metrics?.observeHttp(app);
 
   // One Apollo server per schema, with the same limits and plugins: the public one for /graphql, and the
   // REST shim's, whose schema adds the mutations only the shim runs (src/rest/schema.ts).
-  const apolloFor = (schema: GraphQLSchema, api: 'graphql' | 'rest') =>
+  const apolloFor = (schema: GraphQLSchema, api: 'graphql' | 'rest', trusted?: TrustedDocuments) =>
     createApollo({
       schema,
+      trusted,
       playground: config.playground,
       logger: app.log,
       plugins: [...(metrics ? [metrics.apolloPlugin(api)] : []), ...(tracing ? [tracing.apolloPlugin] : [])],
     });
   const publicSchema = buildSchema();
-  const apollo = apolloFor(publicSchema, 'graphql');
+  const validationRules = armorFor().validationRules;
+  // The operations the first-party clients ship, read at start: a bad manifest stops the start.
+  const trusted = config.trustedDocuments
+    ? loadTrustedDocuments(config.trustedDocuments, config.trustedDocumentsMode, publicSchema, validationRules)
+    : undefined;
+  const onOutsideTrusted = (outcome: 'refused' | 'ran', reason: OutsideReason) => {
+    metrics?.countOutsideTrusted(outcome, reason);
+    if (outcome === 'ran') app.log.warn({ reason }, 'an operation outside the trusted documents ran (TRUSTED_DOCUMENTS_MODE=log)');
+  };
+  const apollo = apolloFor(publicSchema, 'graphql', trusted);
   const restApollo = apolloFor(buildSchema(restSchemaExtension), 'rest');
   await Promise.all([apollo.start(), restApollo.start()]);
   app.addHook('onClose', () => Promise.all([apollo.stop(), restApollo.stop()]));
@@ -118,7 +139,6 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   // connection, and fans them out to its subscribers and its token cache.
   const lessonEvents = new EventHub();
   const stopHearingLessons = await listenForLessonEvents(database, lessonEvents, app.log);
-  const tokenCache = new TokenCache(config.tokenCacheTtlMs);
   const stopHearingTokens = await listenForTokenChanges(database, tokenCache);
   app.addHook('onClose', async () => {
     await stopHearingLessons();
@@ -127,22 +147,39 @@ export async function buildApp({ config, database, lifecycle = { draining: false
 
   const settings = { appUrl: config.appUrl, lessonEvents };
   const contextFor = async (request: FastifyRequest) => {
-    const viewer = await resolveViewer(database.read, request.headers.authorization, tokenCache).catch(rethrowUnavailable);
-    noteViewer(request, viewer);
+    const { viewer } = await authentication.of(request).catch(rethrowUnavailable);
     return createContext(database, settings, viewer);
   };
   const live = await registerSubscriptions(app, {
     schema: publicSchema,
-    validationRules: armorFor().validationRules,
+    validationRules,
+    trusted,
+    onOutsideTrusted,
     database,
     settings,
-    tokenCache,
+    authenticator,
+    corsOrigins: config.corsOrigins,
     config,
     tracing,
   });
-  registerGraphqlRoute(app, { apollo, contextFor, websocket: live.handler, playground: config.playground, tracing });
+  registerGraphqlRoute(app, {
+    apollo,
+    contextFor,
+    websocket: live.handler,
+    playground: config.playground,
+    tracing,
+    trusted,
+    onOutside: onOutsideTrusted,
+  });
   await app.register(playgroundRoutes, { enabled: config.playground });
-  await app.register(restRoutes, { prefix: '/api/v1', apollo: restApollo, contextFor, tracing });
+  await app.register(restRoutes, {
+    prefix: '/api/v1',
+    apollo: restApollo,
+    contextFor,
+    authentication,
+    corsOrigins: config.corsOrigins,
+    tracing,
+  });
   await app.register(probeRoutes, { database });
   app.get('/', (_request, reply) => reply.redirect('/graphql'));
   app.setNotFoundHandler((_request, reply) => reply.code(404).send(fromHttpStatus(404, 'Not found')));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { identitySettings, JWT_ALGORITHMS, type Identity } from './auth/identity-settings.ts';
 
 // The one place that reads process.env: each setting once (its variable, its rule, its default), checked at
 // start; a bad value stops the start with a message naming it (docs/contract.md, Running it).
@@ -38,6 +39,22 @@ const url = httpUrl.transform((value) => value.replace(/\/+$/, ''));
 const unlessEmpty = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());
 
+/** A comma-separated list, trimmed, empty entries dropped. */
+const list = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+/** A cookie's name (RFC 6265's token characters). */
+const cookieName = z
+  .string()
+  .trim()
+  .regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'expected a cookie name');
+
 /** A setting: the environment variable it is read from, and its rule (with its default). */
 const setting = <S extends z.ZodType>(variable: string, schema: S) => ({ variable, schema });
 
@@ -59,16 +76,7 @@ const settings = {
   appUrl: setting('APP_URL', url.default('http://localhost:3000')),
   corsOrigins: setting(
     'CORS_ORIGINS',
-    z
-      .string()
-      .default('')
-      .transform((value) =>
-        value
-          .split(',')
-          .map((origin) => origin.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(z.url({ protocol: /^https?$/ }).transform((origin) => origin.replace(/\/+$/, '')))),
+    list.pipe(z.array(z.url({ protocol: /^https?$/ }).transform((origin) => origin.replace(/\/+$/, '')))),
   ),
   bodyLimit: setting('BODY_LIMIT', sizeInBytes.default(5 * 1024 * 1024)),
   /** A request's headers must arrive within this (408 and closed otherwise); also a new connection's first request. */
@@ -122,12 +130,44 @@ const settings = {
   otelSdkDisabled: setting('OTEL_SDK_DISABLED', z.string().optional()),
   /** Where GET /metrics is served, on `host` (src/metrics/listener.ts); undefined: no metrics at all. */
   metricsPort: setting('METRICS_PORT', unlessEmpty(port)),
+  /** A manifest of the operations the first-party clients ship (src/graphql/trusted-documents.ts); unset: any document runs. */
+  trustedDocuments: setting('TRUSTED_DOCUMENTS', unlessEmpty(z.string().trim().min(1))),
+  /** `enforce`: only listed documents run; `log`: all run, those outside the list are logged and counted. */
+  trustedDocumentsMode: setting('TRUSTED_DOCUMENTS_MODE', z.enum(['enforce', 'log']).default('enforce')),
 };
 
-type Settings = typeof settings;
-type Read = { [Key in keyof Settings]: z.output<Settings[Key]['schema']> };
+/** Identity from the main application (src/auth/identity-settings.ts; docs/identity.md): each off unless set. */
+const identityVariables = {
+  jwtJwksUrl: setting('AUTH_JWT_JWKS_URL', unlessEmpty(httpUrl)),
+  jwtJwksTimeoutMs: setting('AUTH_JWT_JWKS_TIMEOUT', timeout.default(2_000)),
+  jwtKey: setting('AUTH_JWT_KEY', unlessEmpty(z.string())),
+  jwtIssuers: setting('AUTH_JWT_ISSUER', list),
+  jwtAudiences: setting('AUTH_JWT_AUDIENCE', list),
+  jwtAlgorithms: setting(
+    'AUTH_JWT_ALGORITHMS',
+    list.pipe(z.array(z.enum(JWT_ALGORITHMS, 'expected JWS algorithms such as RS256,ES256,EdDSA or HS256'))),
+  ),
+  jwtClockSkewMs: setting('AUTH_JWT_CLOCK_SKEW', durationMs.refine((ms) => ms <= 300_000, 'must be from 0 to 5 minutes').default(30_000)),
+  jwtUserClaim: setting('AUTH_JWT_USER_CLAIM', z.string().trim().min(1).default('sub')),
+  jwtCookie: setting('AUTH_JWT_COOKIE', unlessEmpty(cookieName)),
+  sessionWebhookUrl: setting('AUTH_SESSION_WEBHOOK_URL', unlessEmpty(httpUrl)),
+  sessionCookie: setting('AUTH_SESSION_COOKIE', unlessEmpty(cookieName)),
+  sessionWebhookTimeoutMs: setting('AUTH_SESSION_WEBHOOK_TIMEOUT', timeout.default(2_000)),
+  sessionCacheTtlMs: setting(
+    'AUTH_SESSION_CACHE_TTL',
+    durationMs.refine((ms) => ms <= 3_600_000, 'must be from 0 (off) to 1 hour').default(30_000),
+  ),
+};
+
+type Setting = ReturnType<typeof setting>;
+type ReadOf<Group extends Record<string, Setting>> = { [Key in keyof Group]: z.output<Group[Key]['schema']> };
+type Read = ReadOf<typeof settings>;
+const readGroup = <Group extends Record<string, Setting>>(group: Group, data: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(group).map(([key, { variable }]) => [key, data[variable]])) as ReadOf<Group>;
 
 export type Config = Omit<Read, 'nodeEnv' | 'playgroundSetting' | 'otlpEndpoint' | 'otlpTracesEndpoint' | 'otelSdkDisabled'> & {
+  /** Which identities from the main application are accepted besides the gateway's own tokens (docs/identity.md). */
+  identity: Identity;
   production: boolean;
   /** Playground and introspection: on in development, off in production unless PLAYGROUND=1. */
   playground: boolean;
@@ -141,7 +181,9 @@ export class ConfigError extends Error {
   }
 }
 
-const envSchema = z.object(Object.fromEntries(Object.values(settings).map(({ variable, schema }) => [variable, schema])));
+const envSchema = z.object(
+  Object.fromEntries([...Object.values(settings), ...Object.values(identityVariables)].map(({ variable, schema }) => [variable, schema])),
+);
 
 /** Rules between settings, each naming the variables it concerns. */
 function crossChecks(read: Read): string[] {
@@ -171,13 +213,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         return `${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
       }),
     );
-  const read = Object.fromEntries(Object.entries(settings).map(([key, { variable }]) => [key, parsed.data[variable]])) as Read;
-  const problems = crossChecks(read);
-  if (problems.length > 0) throw new ConfigError(problems);
+  const read = readGroup(settings, parsed.data);
+  const { identity, problems: identityProblems } = identitySettings(readGroup(identityVariables, parsed.data));
   const { nodeEnv, playgroundSetting, otlpEndpoint, otlpTracesEndpoint, otelSdkDisabled, ...config } = read;
+  const problems = [...crossChecks(read), ...identityProblems];
+  if (problems.length > 0) throw new ConfigError(problems);
   const production = nodeEnv === 'production';
   return {
     ...config,
+    identity,
     production,
     playground: playgroundSetting ?? !production,
     // The OTLP spec's rule: the traces endpoint as given, else `/v1/traces` under the general one.

@@ -1,9 +1,9 @@
 import { hash } from 'node:crypto';
 
-// Reads the token from an Authorization header: `Bearer <token>`, or, for old clients, HTTP Basic with
-// the token as the user name and an empty password.
+// Credentials as a request presents them: a token in an Authorization header (`Bearer <token>`, or, for
+// old clients, HTTP Basic with the token as the user name and an empty password), and which are ambient.
 
-export type PresentedCredentials = { kind: 'none' } | { kind: 'malformed' } | { kind: 'token'; token: string };
+export type PresentedCredentials = { kind: 'none' } | { kind: 'malformed' } | { kind: 'token'; token: string; scheme: 'bearer' | 'basic' };
 
 export function readCredentials(header: string | undefined): PresentedCredentials {
   if (header === undefined || header.trim() === '') return { kind: 'none' };
@@ -11,13 +11,13 @@ export function readCredentials(header: string | undefined): PresentedCredential
   if (!match) return { kind: 'malformed' };
   const scheme = match[1]!.toLowerCase();
   const value = match[2]!;
-  if (scheme === 'bearer') return { kind: 'token', token: value };
+  if (scheme === 'bearer') return { kind: 'token', token: value, scheme };
   if (scheme === 'basic') {
     const decoded = Buffer.from(value, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     const user = colon === -1 ? decoded : decoded.slice(0, colon);
     const password = colon === -1 ? '' : decoded.slice(colon + 1);
-    return user !== '' && password === '' ? { kind: 'token', token: user } : { kind: 'malformed' };
+    return user !== '' && password === '' ? { kind: 'token', token: user, scheme } : { kind: 'malformed' };
   }
   return { kind: 'malformed' };
 }
@@ -25,4 +25,11 @@ export function readCredentials(header: string | undefined): PresentedCredential
 /** A key for counting by credentials without keeping them (the rate limit, sockets per token): a hash of the header. */
 export function credentialsKey(authorization: string): string {
   return hash('sha256', authorization.trim(), 'hex').slice(0, 32);
+}
+
+/** Whether a request could carry credentials a browser adds by itself (HTTP Basic or another scheme, any cookie): the CSRF rules' question. */
+export function mayCarryAmbientCredentials(headers: { authorization?: string | undefined; cookie?: string | undefined }): boolean {
+  if (headers.cookie !== undefined && headers.cookie.trim() !== '') return true;
+  const authorization = headers.authorization?.trim() ?? '';
+  return authorization !== '' && !/^bearer\s/i.test(authorization);
 }

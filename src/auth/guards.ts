@@ -1,17 +1,19 @@
 import type { User } from '../generated/prisma/client.ts';
-import { forbidden, unauthenticated } from '../core/errors.ts';
+import { forbidden, unauthenticated, unavailable } from '../core/errors.ts';
 import type { Viewer } from './viewer.ts';
 
 // Who may do what (docs/contract.md, Who may do what). Each guard runs after the resource was found,
-// so the order of checks is 404 → 401 → 403.
+// so the order of checks is 404 → 401 (or 503 when the caller cannot be known) → 403.
 
-/** Anonymous callers are welcome; a wrong token is not. */
+/** Anonymous callers are welcome; a wrong credential is not, nor one whose provider cannot say (but a session cookie's). */
 export function allowAnonymous(viewer: Viewer): User | null {
   if (viewer.kind === 'invalid') throw unauthenticated('The access token is invalid, expired or revoked');
+  if (viewer.kind === 'unavailable' && !viewer.anonymousReads) throw unavailable();
   return viewer.kind === 'user' ? viewer.user : null;
 }
 
 export function requireUser(viewer: Viewer): User {
+  if (viewer.kind === 'unavailable') throw unavailable();
   const user = allowAnonymous(viewer);
   if (!user) throw unauthenticated();
   return user;

@@ -27,15 +27,15 @@ export class TokenCache {
     return this.entries.size;
   }
 
-  /** The user of a token verified less than `ttlMs` ago, not evicted since and not expired at `now`. */
-  get(tokenHash: string, now: Date): User | undefined {
+  /** A token verified less than `ttlMs` ago, not evicted since and not expired at `now`: its user, and its own expiry. */
+  get(tokenHash: string, now: Date): { user: User; expiresAt: Date | null } | undefined {
     const entry = this.entries.get(tokenHash);
     if (!entry) return undefined;
     if (entry.until <= now.getTime() || (entry.expiresAt && entry.expiresAt <= now)) {
       this.entries.delete(tokenHash);
       return undefined;
     }
-    return entry.user;
+    return entry;
   }
 
   /** Taken before reading a token from the database, and handed back to `keep`. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
+import { mayCarryAmbientCredentials } from '../auth/credentials.ts';
 
 // CSRF prevention on /graphql, in place of Apollo's, which refuses the GET queries standard clients send:
 // a GET without credentials a browser adds by itself is served; any other request must show a browser
@@ -8,13 +9,6 @@ import type { IncomingHttpHeaders } from 'node:http';
 /** Content types a page may send cross-origin without a preflight (a form, or fetch with no-cors). */
 const simpleContentTypes = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
 const preflightHeaders = ['apollo-require-preflight', 'x-apollo-operation-name'] as const;
-
-/** A cookie, or an Authorization a browser may resend by itself (anything but Bearer: Basic, Digest, …). */
-function mayCarryAmbientCredentials(headers: IncomingHttpHeaders): boolean {
-  if (headers.cookie !== undefined && headers.cookie.trim() !== '') return true;
-  const authorization = headers.authorization?.trim() ?? '';
-  return authorization !== '' && !/^bearer\s/i.test(authorization);
-}
 
 /** Whether a browser would have preflighted this request before sending it cross-origin. */
 function preflighted(headers: IncomingHttpHeaders): boolean {

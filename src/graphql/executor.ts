@@ -3,6 +3,7 @@ import {
   execute,
   getVariableValues,
   GraphQLError,
+  Kind,
   printSchema,
   visit,
   type DocumentNode,
@@ -62,8 +63,26 @@ function asGraphqlJsError(error: GraphQLError): GraphQLError {
   return copy;
 }
 
-export function compiledExecution(schema: GraphQLSchema): GatewayInterface {
+/** The operations of a document, each under the key the executor looks it up by (its name; none when it is alone). */
+function operationKeys(document: DocumentNode, queryHash: string): { key: string; name: string | undefined }[] {
+  const operations = document.definitions.filter(
+    (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
+  );
+  const keys: { key: string; name: string | undefined }[] = operations.flatMap((operation) =>
+    operation.name ? [{ key: `${queryHash}:${operation.name.value}`, name: operation.name.value }] : [],
+  );
+  if (operations.length === 1) keys.push({ key: `${queryHash}:`, name: undefined });
+  return keys;
+}
+
+export type CompiledExecution = GatewayInterface & {
+  /** Compiles a document's operations now, kept for as long as the server runs (the trusted documents). */
+  keepCompiled(document: DocumentNode, queryHash: string): void;
+};
+
+export function compiledExecution(schema: GraphQLSchema): CompiledExecution {
   const plans = new LRUCache<string, Plan>({ max: COMPILED_OPERATIONS });
+  const kept = new Map<string, Plan>();
 
   const executor: GatewayExecutor = async ({ document, operation, request, context, queryHash }) => {
     const variables = request.variables ?? {};
@@ -72,7 +91,7 @@ export function compiledExecution(schema: GraphQLSchema): GatewayInterface {
     // Apollo found no operation by that name: graphql-js says so in its words.
     if (!(operation as OperationDefinitionNode | undefined)) return byJs();
     const key = `${queryHash}:${request.operationName ?? ''}`;
-    let plan = plans.get(key);
+    let plan = kept.get(key) ?? plans.get(key);
     if (!plan) plans.set(key, (plan = planFor(schema, document, request.operationName)));
     if (plan === byGraphqlJs) return byJs();
 
@@ -89,6 +108,9 @@ export function compiledExecution(schema: GraphQLSchema): GatewayInterface {
   };
 
   return {
+    keepCompiled(document, queryHash) {
+      for (const { key, name } of operationKeys(document, queryHash)) kept.set(key, planFor(schema, document, name));
+    },
     onSchemaLoadOrUpdate(callback) {
       callback({ apiSchema: schema, coreSupergraphSdl: printSchema(schema) });
       return () => {};

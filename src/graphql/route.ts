@@ -6,6 +6,7 @@ import type { GraphQLContext } from '../modules/context.ts';
 import { withPlayground } from '../playground/plugin.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
 import { withCsrfPrevention } from './csrf.ts';
+import type { DocumentReference, OutsideReason, TrustedDocuments } from './trusted-documents.ts';
 
 // The /graphql route: a browser's GET gets the playground (when on), an upgrade is a WebSocket for
 // subscriptions, and every other request is Apollo's once it passed the CSRF check (src/graphql/csrf.ts).
@@ -16,18 +17,97 @@ export type GraphqlRouteOptions = {
   websocket: WebsocketHandler;
   playground: boolean;
   tracing: Tracing | undefined;
+  /** When set, only its documents run (or, in `log` mode, the others are counted): src/graphql/trusted-documents.ts. */
+  trusted: TrustedDocuments | undefined;
+  /** Told of each operation outside the trusted documents: refused, or run (the metrics, the log). */
+  onOutside: (outcome: 'refused' | 'ran', reason: OutsideReason) => void;
 };
 
 export function registerGraphqlRoute(
   app: FastifyInstance,
-  { apollo, contextFor, websocket, playground, tracing }: GraphqlRouteOptions,
+  { apollo, contextFor, websocket, playground, tracing, trusted, onOutside }: GraphqlRouteOptions,
 ): void {
   const apolloHandler = fastifyApolloHandler(apollo, { context: contextFor });
-  const handler = withPlayground(playground, withCsrfPrevention(withOperationSpan(tracing, apolloHandler)));
+  const handler = withPlayground(
+    playground,
+    withCsrfPrevention(withTrustedDocuments(trusted, onOutside, withOperationSpan(tracing, apolloHandler))),
+  );
   // @fastify/websocket takes upgrades on GET routes only.
   app.route({ url: '/graphql', method: 'GET', handler, wsHandler: websocket });
   app.route({ url: '/graphql', method: ['POST', 'OPTIONS'], handler });
 }
+
+/** What a /graphql request names: its text, a `documentId`, an APQ hash; in the body, or in a GET's query string. */
+function referenceOf(request: FastifyRequest): DocumentReference {
+  const fields = (request.method === 'GET' ? request.query : request.body) as Record<string, unknown> | undefined;
+  if (!fields || typeof fields !== 'object') return {};
+  let extensions = fields.extensions;
+  if (typeof extensions === 'string') {
+    try {
+      extensions = JSON.parse(extensions);
+    } catch {
+      extensions = undefined;
+    }
+  }
+  const persistedQuery = (extensions as { persistedQuery?: { sha256Hash?: unknown } } | undefined)?.persistedQuery;
+  return { query: fields.query === '' ? undefined : fields.query, documentId: fields.documentId, sha256Hash: persistedQuery?.sha256Hash };
+}
+
+/**
+ * The listed text in place of what the request named, in a POST's body or a GET's query string (which Apollo
+ * reads from the URL); the id or hash that named it is dropped: the list, not the client, vouches for the text.
+ */
+function runListed(request: FastifyRequest, text: string): void {
+  const withoutPersistedQuery = (extensions: unknown) => {
+    if (!extensions || typeof extensions !== 'object') return extensions;
+    const { persistedQuery: _persistedQuery, ...rest } = extensions as Record<string, unknown>;
+    return rest;
+  };
+  if (request.method !== 'GET') {
+    const body = request.body as Record<string, unknown>;
+    body.query = text;
+    delete body.documentId;
+    if (body.extensions !== undefined) body.extensions = withoutPersistedQuery(body.extensions);
+    return;
+  }
+  const url = new URL(request.url, 'http://gateway.invalid');
+  url.searchParams.set('query', text);
+  url.searchParams.delete('documentId');
+  const extensions = url.searchParams.get('extensions');
+  if (extensions !== null) {
+    try {
+      url.searchParams.set('extensions', JSON.stringify(withoutPersistedQuery(JSON.parse(extensions))));
+    } catch {
+      // Not JSON: Apollo answers it as it would.
+    }
+  }
+  request.raw.url = `${url.pathname}${url.search}`;
+}
+
+/** Only trusted documents reach Apollo (src/graphql/trusted-documents.ts); the others are refused with 400, or run and counted. */
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-argument -- as Fastify's own handler types */
+function withTrustedDocuments<Handler extends (this: FastifyInstance, request: FastifyRequest<any>, reply: FastifyReply<any>) => unknown>(
+  trusted: TrustedDocuments | undefined,
+  onOutside: GraphqlRouteOptions['onOutside'],
+  handler: Handler,
+): Handler {
+  if (!trusted) return handler;
+  return function (this: FastifyInstance, request: FastifyRequest<any>, reply: FastifyReply<any>) {
+    const resolution = trusted.resolve(referenceOf(request));
+    if (resolution.kind === 'refused') {
+      onOutside('refused', resolution.reason);
+      const { message, extensions } = resolution.error;
+      return reply
+        .code(400)
+        .type('application/json; charset=utf-8')
+        .send({ errors: [{ message, extensions: { code: extensions.code } }] });
+    }
+    if (resolution.kind === 'outside') onOutside('ran', resolution.reason);
+    if (resolution.kind === 'listed') runListed(request, resolution.text);
+    return handler.call(this, request, reply);
+  } as Handler;
+}
+/* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-argument */
 
 /** With tracing on, Apollo's run of each /graphql request in the span of its GraphQL operation (src/telemetry/). */
 /* eslint-disable @typescript-eslint/no-explicit-any -- as Fastify's own handler types */

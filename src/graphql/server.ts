@@ -1,21 +1,21 @@
-import { ApolloServer, type ApolloServerPlugin, type BaseContext, type GraphQLRequestListener } from '@apollo/server';
+import {
+  ApolloServer,
+  type ApolloServerOptions,
+  type ApolloServerPlugin,
+  type BaseContext,
+  type GraphQLRequestListener,
+} from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { FastifyBaseLogger } from 'fastify';
 import type { GraphQLContext } from '../modules/context.ts';
 import { badRequest, ErrorCode } from '../core/errors.ts';
 import { formatErrorFor } from './format-error.ts';
-import { OperationTypeNode, type GraphQLSchema } from 'graphql';
+import { OperationTypeNode, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { LRUCache } from 'lru-cache';
+import type { TrustedDocuments } from './trusted-documents.ts';
 import { compiledExecution } from './executor.ts';
-
-/** The limits every operation meets, from /graphql and from the REST shim alike (SECURITY.md lists them). */
-export const graphqlLimits = {
-  maxDepth: 10,
-  maxAliases: 15,
-  maxTokens: 2_000,
-  maxDirectives: 20,
-  costLimit: 5_000,
-};
+import { armorFor, graphqlLimits } from './limits.ts';
+import { RETRY_AFTER_SECONDS } from '../http/errors.ts';
 
 // The gateway's own rules for an operation's answer. Their hooks read only the request they are given, so
 // every request shares one listener object (Apollo asks for one per request).
@@ -29,33 +29,18 @@ const answerRules: GraphQLRequestListener<GraphQLContext> = {
       });
     }
   },
-  /** An answer whose errors say the database is down is HTTP 503, as REST's is (clients and balancers retry). */
+  /** An answer whose errors say the database (or the caller's identity provider) is down is HTTP 503, as REST's is: clients retry. */
   async willSendResponse({ response }) {
     if (
       response.body.kind === 'single' &&
       response.body.singleResult.errors?.some((error) => error.extensions?.code === ErrorCode.UNAVAILABLE)
     ) {
       response.http.status = 503;
+      response.http.headers.set('retry-after', RETRY_AFTER_SECONDS);
     }
   },
 };
 const answerRulesPlugin: ApolloServerPlugin<GraphQLContext> = { requestDidStart: async () => answerRules };
-
-/** graphql-armor's plugins and validation rules for the gateway's limits (the WebSocket transport uses its rules too). */
-export function armorFor() {
-  return new ApolloArmor({
-    maxDepth: { n: graphqlLimits.maxDepth },
-    maxAliases: { n: graphqlLimits.maxAliases },
-    // graphql-armor's token limit re-parses the document in a plugin hook, which turns every syntax error
-    // into a 500; graphql-js enforces the same limit while parsing (see `parseOptions` below).
-    maxTokens: { enabled: false },
-    maxDirectives: { n: graphqlLimits.maxDirectives },
-    costLimit: { maxCost: graphqlLimits.costLimit },
-    // Apollo's `hideSchemaDetailsFromClientErrors` (below) already removes "Did you mean" suggestions;
-    // armor's would be a second plugin run on every request for the same effect.
-    blockFieldSuggestion: { enabled: false },
-  }).protect();
-}
 
 /** An Apollo server with the gateway's limits, masking and plugins: one for /graphql, one for the REST shim's schema. */
 export function createApollo({
@@ -63,18 +48,24 @@ export function createApollo({
   playground,
   logger,
   plugins = [],
+  trusted,
 }: {
   schema: GraphQLSchema;
   playground: boolean;
   logger: FastifyBaseLogger;
   /** More plugins (the metrics', src/metrics/metrics.ts). */
   plugins?: ApolloServerPlugin<BaseContext>[];
+  /** The trusted documents, parsed, validated and compiled before the first request (src/graphql/trusted-documents.ts). */
+  trusted?: TrustedDocuments | undefined;
 }) {
   const armor = armorFor();
+  const execution = compiledExecution(schema);
+  for (const listed of trusted?.documents ?? []) execution.keepCompiled(listed.document, listed.hash);
 
   return new ApolloServer<GraphQLContext>({
     // Operations run compiled by graphql-jit (src/graphql/executor.ts), through Apollo's gateway interface.
-    gateway: compiledExecution(schema),
+    gateway: execution,
+    ...(trusted ? { documentStore: documentsWithTrusted(trusted) } : {}),
     // These packages' types resolve to @apollo/server's CommonJS declarations; the objects are the same.
     plugins: [
       ...armor.plugins,
@@ -104,4 +95,23 @@ export function createApollo({
     stopOnTerminationSignals: false,
     formatError: formatErrorFor((error) => logger.error({ err: error }, 'unexpected error in a GraphQL operation')),
   });
+}
+
+/**
+ * Apollo's store of parsed and validated documents, with the trusted ones in it from the start and never
+ * evicted: their first request skips parsing and validation. Others are kept as Apollo's own store keeps
+ * them (an LRU of about 30 MB). Apollo prefixes its keys with the schema's hash: a key ends with the document's.
+ */
+function documentsWithTrusted(trusted: TrustedDocuments): NonNullable<ApolloServerOptions<GraphQLContext>['documentStore']> {
+  const pinned = new Map(trusted.documents.map((listed) => [listed.hash, listed.document]));
+  const others = new LRUCache<string, DocumentNode>({
+    maxSize: 30 * 2 ** 20,
+    sizeCalculation: (document) => (document.loc?.end ?? 1_000) * 8,
+  });
+  const hashOf = (key: string) => key.slice(key.lastIndexOf(':') + 1);
+  return {
+    get: async (key) => pinned.get(hashOf(key)) ?? others.get(key),
+    set: async (key, value) => void others.set(key, value),
+    delete: async (key) => others.delete(key),
+  };
 }

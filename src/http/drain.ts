@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { fromHttpStatus } from './errors.ts';
+import { fromHttpStatus, RETRY_AFTER_SECONDS } from './errors.ts';
 
 // The drain, from SIGTERM until the last in-flight request is answered (src/main.ts): /readyz says so (the
 // load balancer stops sending), a request on a kept-alive connection is 503, and every answer closes its connection.
@@ -14,7 +14,7 @@ export function registerDrain(app: FastifyInstance, lifecycle: Lifecycle): void 
     const route = request.routeOptions.url;
     if (route === '/healthz') return done();
     if (route === '/readyz') return void reply.code(503).send({ status: 'draining' });
-    reply.code(503).header('retry-after', '5').send(fromHttpStatus(503, 'The server is shutting down, try again shortly'));
+    reply.code(503).header('retry-after', RETRY_AFTER_SECONDS).send(fromHttpStatus(503, 'The server is shutting down, try again shortly'));
   });
   // An answer finished during the drain closes its connection, so that the server can close.
   app.addHook('onSend', (_request, reply, payload, done) => {

@@ -19,6 +19,9 @@ export type MetaStatus =
   | 'error'
   | 'unavailable';
 
+/** What a 503 asks the client to wait, in seconds: the database, the key set or the session webhook coming back, or a restart. */
+export const RETRY_AFTER_SECONDS = '5';
+
 export type ErrorEnvelope = { meta: { status: MetaStatus; message: string; errors: FieldErrors | null } };
 
 const byCode: Record<string, [number, MetaStatus]> = {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { registerAdmission, type AdmissionStats } from './admission.ts';
+import type { RequestAuthentication } from './authentication.ts';
 import { registerDrain, type Lifecycle } from './drain.ts';
 import { PROBE_ROUTES } from './probes.ts';
 import { registerRateLimit, type RateLimitStore } from './rate-limit.ts';
@@ -10,15 +11,20 @@ import { registerSecurityHeaders } from './security-headers.ts';
 // What every request meets before its route, in this order (SECURITY.md): security headers, the drain, the
 // rate limit, admission of large bodies; and its log line after its answer.
 
-export type HardeningOptions = { config: Config; lifecycle: Lifecycle; rateLimitStore?: RateLimitStore | undefined };
+export type HardeningOptions = {
+  config: Config;
+  lifecycle: Lifecycle;
+  authentication: RequestAuthentication;
+  rateLimitStore?: RateLimitStore | undefined;
+};
 
 export async function registerHardening(
   app: FastifyInstance,
-  { config, lifecycle, rateLimitStore }: HardeningOptions,
+  { config, lifecycle, authentication, rateLimitStore }: HardeningOptions,
 ): Promise<AdmissionStats> {
   registerSecurityHeaders(app);
   registerDrain(app, lifecycle);
-  await registerRateLimit(app, config, rateLimitStore);
+  await registerRateLimit(app, config, authentication, rateLimitStore);
   // After the rate limit and the drain, so that a request they refuse never takes room.
   const admission = registerAdmission(
     app,
@@ -31,6 +37,6 @@ export async function registerHardening(
     },
     (request) => PROBE_ROUTES.has(request.routeOptions.url ?? ''),
   );
-  registerRequestLog(app);
+  registerRequestLog(app, authentication);
   return admission;
 }

@@ -1,11 +1,11 @@
 import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { credentialsKey } from '../auth/credentials.ts';
 import type { Config } from '../config.ts';
+import type { RequestAuthentication } from './authentication.ts';
 import { PROBE_ROUTES } from './probes.ts';
 
-// The rate limit: per token (per IP when anonymous), on every route but the probes; a 429 takes the
+// The rate limit: per caller (per IP when anonymous), on every route but the probes; a 429 takes the
 // route's error handler, so REST and GraphQL both answer the `meta` envelope, with Retry-After.
 
 /**
@@ -14,20 +14,19 @@ import { PROBE_ROUTES } from './probes.ts';
  */
 export type RateLimitStore = Pick<RateLimitPluginOptions, 'redis' | 'store' | 'nameSpace' | 'skipOnError'>;
 
-/** The key: a hash of the Authorization header when there is one (never the token itself, in memory or in Redis), else the IP. */
-export function rateLimitKey(request: FastifyRequest): string {
-  const authorization = request.headers.authorization;
-  if (authorization && authorization.trim() !== '') return `auth:${credentialsKey(authorization)}`;
-  return `ip:${request.ip}`;
-}
-
-export async function registerRateLimit(app: FastifyInstance, config: Config, store?: RateLimitStore): Promise<void> {
+export async function registerRateLimit(
+  app: FastifyInstance,
+  config: Config,
+  authentication: RequestAuthentication,
+  store?: RateLimitStore,
+): Promise<void> {
   await app.register(rateLimit, {
     global: true,
     hook: 'onRequest',
     max: config.rateLimitMax,
     timeWindow: config.rateLimitWindowMs,
-    keyGenerator: rateLimitKey,
+    // Per caller (src/auth/authenticator.ts, callerKey: never the credential itself, in memory or in Redis), else per IP.
+    keyGenerator: async (request) => (await authentication.of(request)).callerKey ?? `ip:${request.ip}`,
     allowList: (request) => PROBE_ROUTES.has(request.routeOptions.url ?? ''),
     errorResponseBuilder: (_request, context) =>
       Object.assign(new Error(`Too many requests, retry in ${context.after}`), { statusCode: context.statusCode }),

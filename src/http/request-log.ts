@@ -1,16 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import type { Viewer } from '../auth/viewer.ts';
+import type { RequestAuthentication } from './authentication.ts';
 
 // One log line per request, after its answer: who, what, how it went. Never a header, a body or a URL's
 // query: the route pattern and the operation name say what was asked.
-
-const userIds = new WeakMap<FastifyRequest, number>();
-
-/** Records who the caller turned out to be, for the request's log line. */
-export function noteViewer(request: FastifyRequest, viewer: Viewer): void {
-  if (viewer.kind === 'user') userIds.set(request, viewer.user.id);
-}
 
 /** The GraphQL operation's name, from the request body (only the name is read). */
 function operationName(request: FastifyRequest): string | undefined {
@@ -22,7 +15,7 @@ function operationName(request: FastifyRequest): string | undefined {
   return match?.[1] ?? 'anonymous';
 }
 
-export function registerRequestLog(app: FastifyInstance): void {
+export function registerRequestLog(app: FastifyInstance, authentication: RequestAuthentication): void {
   app.addHook('onResponse', (request, reply, done) => {
     // Below LOG_LEVEL=info the line is not written: nor is it built (the operation's name is a regex over the body).
     if (!(request.log as Logger).isLevelEnabled('info')) return done();
@@ -33,8 +26,10 @@ export function registerRequestLog(app: FastifyInstance): void {
       statusCode: reply.statusCode,
       durationMs: Math.round(reply.elapsedTime * 10) / 10,
     };
-    const userId = userIds.get(request);
-    if (userId !== undefined) fields.userId = userId;
+    // Who the caller turned out to be, or which check their credential failed (never the credential).
+    const known = authentication.known(request);
+    if (known?.viewer.kind === 'user') fields.userId = known.viewer.user.id;
+    if (known?.method) fields.auth = known.reason ? { method: known.method, failed: known.reason } : { method: known.method };
     if (route === '/graphql' && request.method === 'POST') fields.operation = operationName(request);
     request.log.info(fields, 'request');
     done();

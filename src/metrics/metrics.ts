@@ -1,7 +1,9 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { AuthMethod, AuthOutcome } from '../auth/authenticator.ts';
 import type { PoolStats } from '../db/client.ts';
+import type { OutsideReason } from '../graphql/trusted-documents.ts';
 import { isClientErrorCode } from '../graphql/format-error.ts';
 import type { LiveCounts } from '../graphql/subscriptions/websocket.ts';
 import type { AdmissionStats } from '../http/admission.ts';
@@ -66,8 +68,28 @@ export function createMetrics() {
     registers: [registry],
   });
 
+  const authentications = new Counter({
+    name: 'authentications_total',
+    help: 'Callers that presented credentials, by method (token, jwt, session) and outcome (success, invalid, unavailable, no_session)',
+    labelNames: ['method', 'outcome'] as const,
+    registers: [registry],
+  });
+
+  const outsideTrusted = new Counter({
+    name: 'graphql_untrusted_operations_total',
+    help: 'Operations outside the trusted documents, by outcome (refused, or ran in log mode) and reason (unknown_id, not_in_list, apq_registration)',
+    labelNames: ['outcome', 'reason'] as const,
+    registers: [registry],
+  });
+
   return {
     registry,
+
+    /** Counts an operation outside the trusted documents (src/graphql/trusted-documents.ts): both labels from fixed sets. */
+    countOutsideTrusted: (outcome: 'refused' | 'ran', reason: OutsideReason) => outsideTrusted.inc({ outcome, reason }),
+
+    /** Counts one authentication (src/auth/authenticator.ts): both labels come from fixed sets. */
+    countAuthentication: (method: AuthMethod, outcome: AuthOutcome) => authentications.inc({ method, outcome }),
 
     /** Times every request, from its arrival to its answer. */
     observeHttp(app: FastifyInstance): void {

@@ -2,13 +2,17 @@ import type { ApolloServer } from '@apollo/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GraphQLContext } from '../modules/context.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
-import { fromGraphQLError } from '../http/errors.ts';
+import { originTrusted, type RequestAuthentication } from '../http/authentication.ts';
+import { fromGraphQLError, fromHttpStatus, RETRY_AFTER_SECONDS } from '../http/errors.ts';
 import { docsPage, openApiDocument } from './openapi.ts';
 import { routes, type RestRoute } from './routes.ts';
 
 export type RestOptions = {
   apollo: ApolloServer<GraphQLContext>;
   contextFor: (request: FastifyRequest) => Promise<GraphQLContext>;
+  /** Who is calling (src/http/authentication.ts): a write authenticated by a cookie must come from a trusted origin. */
+  authentication: RequestAuthentication;
+  corsOrigins: readonly string[];
   /** When tracing is on: each stored operation runs in its GraphQL operation span (src/telemetry/). */
   tracing?: Tracing | undefined;
 };
@@ -37,7 +41,10 @@ function legacyBody(request: FastifyRequest): unknown {
   return typeof json === 'string' ? (parseLegacyJson(json) ?? '') : '';
 }
 
-export async function restRoutes(app: FastifyInstance, { apollo, contextFor, tracing }: RestOptions): Promise<void> {
+export async function restRoutes(
+  app: FastifyInstance,
+  { apollo, contextFor, authentication, corsOrigins, tracing }: RestOptions,
+): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => done(null, parseLegacyJson(text as string)));
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, text, done) =>
@@ -64,6 +71,9 @@ export async function restRoutes(app: FastifyInstance, { apollo, contextFor, tra
       url: route.url,
       handler: async (request, reply) => {
         const { status, body } = await run(route, request);
+        if (status === 401 && authentication.known(request)?.viewer.kind === 'invalid')
+          reply.header('www-authenticate', 'Bearer error="invalid_token"');
+        if (status === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
         return reply.code(status).send(body);
       },
     });
@@ -72,6 +82,9 @@ export async function restRoutes(app: FastifyInstance, { apollo, contextFor, tra
   async function run(route: RestRoute, request: FastifyRequest): Promise<{ status: number; body: unknown }> {
     const variables = route.variables?.({ params: request.params as Record<string, string>, body: legacyBody(request) }) ?? {};
     const contextValue = await contextFor(request);
+    // Cookies are ambient: a page of another site could make the browser send them (docs/identity.md, CSRF).
+    if (route.method !== 'GET' && authentication.known(request)?.fromCookie && !originTrusted(request, corsOrigins))
+      return { status: 403, body: fromHttpStatus(403, 'A change authenticated by a cookie must come from an allowed origin') };
     const execute = () => apollo.executeOperation({ query: route.operation, variables }, { contextValue });
     const response = await (tracing ? tracing.graphqlOperation(execute) : execute());
     if (response.body.kind !== 'single') throw new Error('A stored operation answered incrementally');

@@ -13,14 +13,14 @@ describe('readCredentials', () => {
   });
 
   it('reads a Bearer token, whatever the scheme case, and around spaces', () => {
-    expect(readCredentials('Bearer abc.def')).toEqual({ kind: 'token', token: 'abc.def' });
-    expect(readCredentials('bearer abc')).toEqual({ kind: 'token', token: 'abc' });
-    expect(readCredentials('  BEARER   abc  ')).toEqual({ kind: 'token', token: 'abc' });
+    expect(readCredentials('Bearer abc.def')).toEqual({ kind: 'token', token: 'abc.def', scheme: 'bearer' });
+    expect(readCredentials('bearer abc')).toEqual({ kind: 'token', token: 'abc', scheme: 'bearer' });
+    expect(readCredentials('  BEARER   abc  ')).toEqual({ kind: 'token', token: 'abc', scheme: 'bearer' });
   });
 
   it('reads Basic with the token as the user name and an empty password, with or without the colon', () => {
-    expect(readCredentials(basic('tok:'))).toEqual({ kind: 'token', token: 'tok' });
-    expect(readCredentials(basic('tok'))).toEqual({ kind: 'token', token: 'tok' });
+    expect(readCredentials(basic('tok:'))).toEqual({ kind: 'token', token: 'tok', scheme: 'basic' });
+    expect(readCredentials(basic('tok'))).toEqual({ kind: 'token', token: 'tok', scheme: 'basic' });
   });
 
   it('calls malformed: a password given, an empty user, another scheme, a scheme alone, two values', () => {

@@ -22,9 +22,9 @@ describe('TokenCache', () => {
     const cache = listening();
     keep(cache, 'h1', user(1));
     keep(cache, 'h2', user(2), later(1_000));
-    expect(cache.get('h1', later(4_999))?.id).toBe(1);
+    expect(cache.get('h1', later(4_999))?.user.id).toBe(1);
     expect(cache.get('h1', later(5_000))).toBeUndefined();
-    expect(cache.get('h2', later(999))?.id).toBe(2);
+    expect(cache.get('h2', later(999))?.user.id).toBe(2);
     expect(cache.get('h2', later(1_000))).toBeUndefined();
   });
 
@@ -80,6 +80,6 @@ describe('TokenCache', () => {
     keep(cache, 'c', user(3));
     expect(cache.size).toBe(2);
     expect(cache.get('a', now)).toBeUndefined();
-    expect(cache.get('c', now)?.id).toBe(3);
+    expect(cache.get('c', now)?.user.id).toBe(3);
   });
 });

@@ -1,6 +1,6 @@
 import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import { graphqlLimits } from '../server.ts';
+import { graphqlLimits } from '../limits.ts';
 
 // Subscription documents, parsed and validated under the same limits as HTTP's. Every student of a lesson
 // sends the same text: checked once, the one document is shared by their subscriptions (docs/performance.md).

@@ -13,27 +13,29 @@ import {
   type ValidationRule,
 } from 'graphql';
 import fastifyWebsocket, { type WebsocketHandler } from '@fastify/websocket';
+import { CloseCode } from 'graphql-ws';
 import { makeHandler } from 'graphql-ws/use/@fastify/websocket';
-import { credentialsKey } from '../../auth/credentials.ts';
-import type { TokenCache } from '../../auth/token-cache.ts';
-import { resolveViewer, type Viewer } from '../../auth/viewer.ts';
+import type { Authenticator } from '../../auth/authenticator.ts';
+import type { Viewer } from '../../auth/viewer.ts';
 import type { Config } from '../../config.ts';
 import { badRequest } from '../../core/errors.ts';
 import type { Database } from '../../db/client.ts';
 import { rethrowUnavailable } from '../../db/errors.ts';
+import { originTrusted } from '../../http/authentication.ts';
 import type { ModuleSettings } from '../../modules/context.ts';
 import type { Tracing } from '../../telemetry/tracing.ts';
+import type { OutsideReason, TrustedDocuments } from '../trusted-documents.ts';
 import { formatErrorFor } from '../format-error.ts';
 import { createContext } from '../request-context.ts';
 import { subscriptionDocuments } from './documents.ts';
 import { withEnd } from './iterators.ts';
-import { SocketsPerCredential } from './per-credential.ts';
+import { SocketsPerCaller } from './per-caller.ts';
 
 // Live lessons' transport (docs/contract.md, Live lessons): graphql-ws's graphql-transport-ws protocol on
 // the HTTP server's own port and path, its upgrade routed by Fastify like any request (the drain, the rate
 // limit, security headers apply). Only subscriptions are served on the socket: the rest stays on HTTP.
 
-type ConnectionExtra = { viewer?: Viewer; credentialsKey?: string };
+type ConnectionExtra = { viewer?: Viewer; callerKey?: string; lapse?: NodeJS.Timeout };
 
 export type SubscriptionServerOptions = {
   schema: GraphQLSchema;
@@ -41,7 +43,9 @@ export type SubscriptionServerOptions = {
   validationRules: readonly ValidationRule[];
   database: Pick<Database, 'prisma' | 'read'>;
   settings: ModuleSettings;
-  tokenCache: TokenCache;
+  authenticator: Authenticator;
+  /** Origins whose upgrades may be authenticated by cookies, beside the gateway's own (CORS_ORIGINS). */
+  corsOrigins: readonly string[];
   config: Pick<
     Config,
     | 'subscriptionConnectionsPerToken'
@@ -50,6 +54,9 @@ export type SubscriptionServerOptions = {
     | 'subscriptionInitTimeoutMs'
     | 'production'
   >;
+  /** When set, subscriptions are held to the trusted documents as /graphql's operations are. */
+  trusted?: TrustedDocuments | undefined;
+  onOutsideTrusted?: (outcome: 'refused' | 'ran', reason: OutsideReason) => void;
   /** When tracing is on: a span for each subscription's start and each connection_init (src/telemetry/). */
   tracing?: Tracing | undefined;
 };
@@ -62,6 +69,9 @@ export const TOO_MANY_CONNECTIONS = 4429;
  * message is a document and its variables: the HTTP body limit's job, at a size a document needs.
  */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
+
+/** WebSocket's close code for a service that cannot serve now (the identity provider down): try again later. */
+const TRY_AGAIN_LATER = 1013;
 
 /** WebSocket's close code for a server going down (RFC 6455). */
 const GOING_AWAY = 1001;
@@ -83,11 +93,22 @@ export type LiveCounts = { connections(): number; subscriptions(): number };
  */
 export async function registerSubscriptions(
   app: FastifyInstance,
-  { schema, validationRules, database, settings, tokenCache, config, tracing }: SubscriptionServerOptions,
+  {
+    schema,
+    validationRules,
+    database,
+    settings,
+    authenticator,
+    corsOrigins,
+    config,
+    tracing,
+    trusted,
+    onOutsideTrusted,
+  }: SubscriptionServerOptions,
 ): Promise<{ handler: WebsocketHandler; counts: LiveCounts }> {
   const formatError = formatErrorFor((error) => app.log.error({ err: error }, 'unexpected error in a subscription'));
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error));
-  const socketsPerCredential = new SocketsPerCredential(config.subscriptionConnectionsPerToken);
+  const socketsPerCaller = new SocketsPerCaller(config.subscriptionConnectionsPerToken);
   const checkDocument = subscriptionDocuments(schema, validationRules);
   let settingUp = 0;
   let running = 0;
@@ -132,31 +153,60 @@ export async function registerSubscriptions(
       },
       isProd: config.production,
       onConnect: async (ctx) => {
-        const authorization = authorizationOf(ctx.connectionParams, ctx.extra.request.headers.authorization);
-        const authenticate = () => resolveViewer(database.read, authorization, tokenCache);
-        const viewer = await (tracing ? tracing.span('graphql-ws connection_init', authenticate) : authenticate()).catch(
-          rethrowUnavailable,
-        );
-        // A presented but wrong token: 4403, as graphql-ws closes a refused connection.
+        // The identity is settled here: the payload's authorization, else the upgrade's, else its cookies,
+        // when its Origin may use them (docs/identity.md, WebSocket).
+        const { request, socket } = ctx.extra;
+        const sources = {
+          authorization: authorizationOf(ctx.connectionParams, request.headers.authorization),
+          cookie: request.headers.cookie,
+        };
+        const authenticate = () => authenticator.authenticate(sources, { cookies: originTrusted(request, corsOrigins) });
+        const { viewer, callerKey, expiresAt } = await (
+          tracing ? tracing.span('graphql-ws connection_init', authenticate) : authenticate()
+        ).catch(rethrowUnavailable);
+        // A presented but wrong credential: 4403, as graphql-ws closes a refused connection.
         if (viewer.kind === 'invalid') return false;
-        if (viewer.kind === 'user' && authorization) {
-          const key = credentialsKey(authorization);
-          if (!socketsPerCredential.take(key)) {
-            ctx.extra.socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this token');
+        if (viewer.kind === 'unavailable') {
+          socket.close(TRY_AGAIN_LATER, 'The identity provider is unavailable, try again later');
+          return false;
+        }
+        if (viewer.kind === 'user' && callerKey) {
+          if (!socketsPerCaller.take(callerKey)) {
+            socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this token');
             return false;
           }
-          ctx.extra.credentialsKey = key;
+          ctx.extra.callerKey = callerKey;
         }
+        // A JWT's socket ends when the JWT does.
+        if (expiresAt)
+          ctx.extra.lapse = setTimeout(() => socket.close(CloseCode.Forbidden, 'The token has expired'), expiresAt.getTime() - Date.now());
         ctx.extra.viewer = viewer;
         return true;
       },
       onDisconnect: (ctx) => {
-        if (ctx.extra.credentialsKey) socketsPerCredential.release(ctx.extra.credentialsKey);
+        clearTimeout(ctx.extra.lapse);
+        if (ctx.extra.callerKey) socketsPerCaller.release(ctx.extra.callerKey);
       },
       onSubscribe: (ctx, _id, payload) => {
         if (Object.keys(ctx.subscriptions).length > config.subscriptionsPerConnection)
           return [badRequest('Too many subscriptions on this connection')];
-        const checked = checkDocument(payload.query);
+        let query = payload.query;
+        if (trusted) {
+          const extensions = payload.extensions as { persistedQuery?: { sha256Hash?: unknown } } | undefined;
+          const { documentId } = payload as { documentId?: unknown };
+          const resolution = trusted.resolve({
+            query: query === '' ? undefined : query,
+            documentId,
+            sha256Hash: extensions?.persistedQuery?.sha256Hash,
+          });
+          if (resolution.kind === 'refused') {
+            onOutsideTrusted?.('refused', resolution.reason);
+            return [resolution.error];
+          }
+          if (resolution.kind === 'outside') onOutsideTrusted?.('ran', resolution.reason);
+          if (resolution.kind === 'listed') query = resolution.text;
+        }
+        const checked = checkDocument(query);
         if (!('document' in checked)) return checked.errors;
         const { document } = checked;
         if (getOperationAST(document, payload.operationName)?.operation !== OperationTypeNode.SUBSCRIPTION)

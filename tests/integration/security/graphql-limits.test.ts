@@ -1,10 +1,10 @@
-// Every GraphQL limit (src/graphql/server.ts `graphqlLimits`) rejects an operation just over it and
+// Every GraphQL limit (src/graphql/limits.ts `graphqlLimits`) rejects an operation just over it and
 // accepts one just under (or exactly at) it; batched HTTP requests are refused. The limits are imported,
 // not copied, so that changing one keeps these proofs honest.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Lexer, parse, Source, TokenKind, type DocumentNode } from 'graphql';
-import { graphqlLimits } from '../../../src/graphql/server.ts';
+import { graphqlLimits } from '../../../src/graphql/limits.ts';
 import { PAGE_SIZE_LIMIT } from '../../../src/modules/activities/reads.ts';
 import { startGateway, type Gateway, type GraphQLAnswer } from '../../kit/gateway.ts';
 import { tokens, uids } from '../../kit/fixture.ts';

@@ -1,7 +1,7 @@
-// How many sockets each credential holds open on this instance (SUBSCRIPTION_CONNECTIONS_PER_TOKEN),
-// counted by a hash of the credential (src/auth/credentials.ts, credentialsKey) so that no token is a key.
+// How many sockets each caller holds open on this instance (SUBSCRIPTION_CONNECTIONS_PER_TOKEN), counted by
+// its caller key (src/auth/authenticator.ts): a token's hash, or its user for a JWT or a session; never a token.
 
-export class SocketsPerCredential {
+export class SocketsPerCaller {
   private readonly held = new Map<string, number>();
 
   constructor(private readonly max: number) {}

@@ -1,0 +1,136 @@
+import { hash } from 'node:crypto';
+import { parseCookie } from 'cookie';
+import type { SqlRead, Statement } from '../db/client.ts';
+import type { User } from '../generated/prisma/client.ts';
+import { credentialsKey, readCredentials } from './credentials.ts';
+import type { Identity } from './identity-settings.ts';
+import { jwtVerifier, looksLikeJwt } from './jwt.ts';
+import { sessionWebhook } from './session-webhook.ts';
+import type { TokenCache } from './token-cache.ts';
+import { ownTokenUser } from './own-token.ts';
+import type { Viewer } from './viewer.ts';
+
+// The one seam between a request and who is calling (docs/identity.md): its credentials, read in the
+// order the contract gives (the gateway's own token, a JWT, the platform's session cookie), each turned
+// into a viewer by its strategy; a failure never falls through to the next credential.
+
+export type AuthMethod = 'token' | 'jwt' | 'session';
+export type AuthOutcome = 'success' | 'invalid' | 'unavailable' | 'no_session';
+
+export type Authentication = {
+  viewer: Viewer;
+  /** The credential that decided; undefined when none was presented. */
+  method: AuthMethod | undefined;
+  /** Whether that credential came in a cookie (ambient: the CSRF rules apply to it). */
+  fromCookie: boolean;
+  /** Counts this caller (the rate limit, sockets per caller): per user for JWTs and sessions, per credential for tokens. */
+  callerKey: string | undefined;
+  /** When the identity lapses by itself: a JWT's `exp`, with the clock skew allowed (a WebSocket is closed then). */
+  expiresAt: Date | undefined;
+  /** Which check failed, for the log line: never the credential itself. */
+  reason: string | undefined;
+};
+
+export type CredentialSources = { authorization?: string | undefined; cookie?: string | undefined };
+
+const USER_BY_ID: Statement = {
+  name: 'user_by_id',
+  text: 'SELECT id, name, email, role::text AS role, created_at AS "createdAt" FROM users WHERE id = $1',
+};
+
+const anonymous: Authentication = {
+  viewer: { kind: 'anonymous' },
+  method: undefined,
+  fromCookie: false,
+  callerKey: undefined,
+  expiresAt: undefined,
+  reason: undefined,
+};
+
+export type Authenticator = ReturnType<typeof createAuthenticator>;
+
+export function createAuthenticator({
+  identity,
+  read,
+  tokenCache,
+  onOutcome = () => {},
+}: {
+  identity: Identity;
+  read: SqlRead;
+  /** Verified tokens and JWTs remembered a moment (src/auth/token-cache.ts). */
+  tokenCache: TokenCache;
+  /** Told of each authentication's method and outcome (the metrics). */
+  onOutcome?: (method: AuthMethod, outcome: AuthOutcome) => void;
+}) {
+  const verifyJwt = identity.jwt && jwtVerifier(identity.jwt);
+  const skewMs = (identity.jwt?.clockSkewSeconds ?? 0) * 1_000;
+  const lapses = (expiresAt: Date) => new Date(expiresAt.getTime() + skewMs);
+  const askSession = identity.session && sessionWebhook(identity.session);
+
+  const outcome = (method: AuthMethod, fromCookie: boolean, result: Omit<Authentication, 'method' | 'fromCookie'>): Authentication => {
+    const kind = result.viewer.kind;
+    onOutcome(method, kind === 'user' ? 'success' : kind === 'invalid' ? 'invalid' : kind === 'unavailable' ? 'unavailable' : 'no_session');
+    return { ...result, method, fromCookie };
+  };
+  const refused = (reason: string) => ({ viewer: { kind: 'invalid' } as const, callerKey: undefined, expiresAt: undefined, reason });
+  const signedIn = (user: User, expiresAt?: Date) => ({
+    viewer: { kind: 'user', user } as const,
+    callerKey: `user:${user.id}`,
+    expiresAt,
+    reason: undefined,
+  });
+
+  const byOwnToken = async (token: string, authorization: string): Promise<Authentication> => {
+    const found = await ownTokenUser(read, token, tokenCache);
+    const result = found.kind === 'user' ? signedIn(found.user) : refused(found.reason);
+    // Counted by the credential, known or not, as before JWTs and sessions existed.
+    return outcome('token', false, { ...result, callerKey: `auth:${credentialsKey(authorization)}` });
+  };
+
+  const byJwt = async (jwt: string, fromCookie: boolean): Promise<Authentication> => {
+    const jwtHash = hash('sha256', jwt, 'hex');
+    const now = new Date();
+    const cached = tokenCache.get(jwtHash, now);
+    if (cached) return outcome('jwt', fromCookie, signedIn(cached.user, lapses(cached.expiresAt!)));
+    const begun = tokenCache.begin();
+    const verified = await verifyJwt!(jwt);
+    if (verified.kind === 'unavailable')
+      return outcome('jwt', fromCookie, { ...refused(verified.reason), viewer: { kind: 'unavailable', anonymousReads: false } });
+    if (verified.kind === 'refused') return outcome('jwt', fromCookie, refused(verified.reason));
+    const [user] = await read<User>(USER_BY_ID, [verified.userId]);
+    if (!user) return outcome('jwt', fromCookie, refused('no user has the id the token names'));
+    tokenCache.keep(jwtHash, user, verified.expiresAt, begun, now);
+    return outcome('jwt', fromCookie, signedIn(user, lapses(verified.expiresAt)));
+  };
+
+  const bySession = async (cookie: string): Promise<Authentication> => {
+    const answer = await askSession!(cookie);
+    if (answer.kind === 'unavailable')
+      return outcome('session', true, { ...refused(answer.reason), viewer: { kind: 'unavailable', anonymousReads: true } });
+    if (answer.kind === 'none') return outcome('session', true, { ...anonymous, reason: 'no session' });
+    const [user] = await read<User>(USER_BY_ID, [answer.userId]);
+    if (!user) return outcome('session', true, refused('no user has the id the session names'));
+    return outcome('session', true, signedIn(user));
+  };
+
+  return {
+    /** Who is calling, from an HTTP request's headers, or a WebSocket's `connection_init` (`cookies` false: not trusted for its origin). */
+    authenticate({ authorization, cookie }: CredentialSources, { cookies = true }: { cookies?: boolean } = {}): Promise<Authentication> {
+      if (authorization !== undefined && authorization.trim() !== '') {
+        const presented = readCredentials(authorization);
+        if (presented.kind !== 'token') return Promise.resolve(outcome('token', false, refused('malformed Authorization header')));
+        if (presented.scheme === 'bearer' && verifyJwt && looksLikeJwt(presented.token)) return byJwt(presented.token, false);
+        return byOwnToken(presented.token, authorization);
+      }
+      if (cookies && cookie) {
+        // Values as sent: a session cookie is handed on to the webhook exactly.
+        const jar = parseCookie(cookie, { decode: (value) => value });
+        const jwt = identity.jwtCookie === undefined ? undefined : jar[identity.jwtCookie];
+        if (jwt) return byJwt(jwt, true);
+        const session = identity.session && jar[identity.session.cookieName];
+        if (session) return bySession(session);
+      }
+      return Promise.resolve(anonymous);
+    },
+  };
+}

@@ -1,0 +1,145 @@
+import { createPublicKey } from 'node:crypto';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  errors,
+  importSPKI,
+  jwtVerify,
+  type FlattenedJWSInput,
+  type CompactJWSHeaderParameters,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
+import { parseNumericId } from '../core/validation.ts';
+
+// JWTs signed by the platform's identity provider (docs/identity.md): jose verifies them against a JWKS
+// or a static key; this file adds what jose leaves to its caller: the last good key set while the JWKS
+// URL is down, the user claim at a namespaced path, and which failures are the token's (401) or not (503).
+
+export type JwtSettings = {
+  /** The key set's URL, or a static key: a PEM public key, or a shared secret. */
+  keys: { jwksUrl: string; timeoutMs: number } | { pem: string } | { secret: string };
+  issuers: string[];
+  audiences: string[];
+  algorithms: string[];
+  clockSkewSeconds: number;
+  /** The claim holding the user id: a claim name, then `.`-separated keys inside it. */
+  userClaim: string;
+};
+
+/** What a JWT says once checked: its user id and expiry, or why it is refused (401), or that its keys cannot be had (503). */
+export type JwtOutcome =
+  { kind: 'verified'; userId: number; expiresAt: Date } | { kind: 'refused'; reason: string } | { kind: 'unavailable'; reason: string };
+
+/** After the key set's URL failed, how long the last good set is used before the URL is tried again (as jose's cooldown). */
+const RETRY_AFTER_FAILURE_MS = 30_000;
+
+/** A compact JWS: three base64url parts. Anything else in a Bearer header is the gateway's own token. */
+export const looksLikeJwt = (value: string) => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(value);
+
+export function jwtVerifier(settings: JwtSettings) {
+  const getKey = keysFor(settings);
+  return async (jwt: string): Promise<JwtOutcome> => {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(jwt, getKey, {
+        algorithms: settings.algorithms,
+        issuer: settings.issuers,
+        audience: settings.audiences,
+        clockTolerance: settings.clockSkewSeconds,
+        requiredClaims: ['exp'],
+      }));
+    } catch (error) {
+      return isKeySetFailure(error) ? { kind: 'unavailable', reason: reasonOf(error) } : { kind: 'refused', reason: reasonOf(error) };
+    }
+    const userId = parseNumericId(claimAt(payload, settings.userClaim) as string | number);
+    if (userId === null) return { kind: 'refused', reason: `the ${settings.userClaim} claim is not a user id` };
+    return { kind: 'verified', userId, expiresAt: new Date(payload.exp! * 1_000) };
+  };
+}
+
+/** The value at `path`: the longest claim name the path starts with, then the keys after it (claim names may hold dots). */
+export function claimAt(payload: Record<string, unknown>, path: string): unknown {
+  let claim: string | undefined;
+  for (const name of Object.keys(payload))
+    if ((path === name || path.startsWith(`${name}.`)) && (claim === undefined || name.length > claim.length)) claim = name;
+  if (claim === undefined) return undefined;
+  let value = payload[claim];
+  for (const key of path === claim ? [] : path.slice(claim.length + 1).split('.')) {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+function keysFor({ keys, algorithms }: JwtSettings): JWTVerifyGetKey | Uint8Array {
+  if ('secret' in keys) return new TextEncoder().encode(keys.secret);
+  if ('pem' in keys) return staticKey(keys.pem, algorithms);
+  return keySetAt(new URL(keys.jwksUrl), keys.timeoutMs);
+}
+
+/** A PEM public key, imported for each allowed algorithm of its family; a token naming another algorithm finds no key. */
+function staticKey(pem: string, algorithms: string[]): JWTVerifyGetKey {
+  const type = createPublicKey(pem).asymmetricKeyType;
+  const family = type === 'rsa' || type === 'rsa-pss' ? /^(RS|PS)/ : type === 'ec' ? /^ES/ : /^(EdDSA|Ed25519|Ed448)$/;
+  const imported = new Map(algorithms.filter((alg) => family.test(alg)).map((alg) => [alg, importSPKI(pem, alg)]));
+  return async ({ alg }) => {
+    const key = alg === undefined ? undefined : imported.get(alg);
+    if (!key) throw new errors.JOSEAlgNotAllowed(`"alg" (Algorithm) Header Parameter value not allowed for this key`);
+    return key;
+  };
+}
+
+/**
+ * jose's remote key set (fetched on first use, every 10 minutes, and for an unknown `kid` at most once per
+ * 30 s), answered from the last set it fetched while its URL cannot be reached.
+ */
+function keySetAt(url: URL, timeoutMs: number): JWTVerifyGetKey {
+  const remote = createRemoteJWKSet(url, { timeoutDuration: timeoutMs, cooldownDuration: 30_000, cacheMaxAge: 600_000 });
+  let failedAt = -Infinity;
+  let lastGood: { jwks: object; keys: JWTVerifyGetKey } | undefined;
+  const fromLastGood = (): JWTVerifyGetKey | undefined => {
+    const jwks = remote.jwks();
+    if (!jwks) return undefined;
+    if (lastGood?.jwks !== jwks) lastGood = { jwks, keys: createLocalJWKSet(jwks) };
+    return lastGood.keys;
+  };
+  return async (header, token) => {
+    const fallback = Date.now() - failedAt < RETRY_AFTER_FAILURE_MS ? fromLastGood() : undefined;
+    if (fallback) return keyOrFailure(fallback, header, token, undefined);
+    try {
+      return await remote(header, token);
+    } catch (error) {
+      if (!isKeySetFailure(error)) throw error;
+      failedAt = Date.now();
+      const keys = fromLastGood();
+      if (!keys) throw error;
+      return keyOrFailure(keys, header, token, error);
+    }
+  };
+}
+
+/** A key from the last good set; a `kid` it does not hold cannot be judged while the URL is down: the outage, not a refusal. */
+async function keyOrFailure(keys: JWTVerifyGetKey, header: CompactJWSHeaderParameters, token: FlattenedJWSInput, outage: unknown) {
+  try {
+    return await keys(header, token);
+  } catch (error) {
+    if (error instanceof errors.JWKSNoMatchingKey)
+      throw (outage as Error | undefined) ?? new errors.JWKSTimeout('the key set is not reachable');
+    throw error;
+  }
+}
+
+/** A failure to get the key set (its URL down, slow, redirecting or not a key set), not a fault of the token. */
+function isKeySetFailure(error: unknown): boolean {
+  if (!(error instanceof errors.JOSEError)) return true;
+  return error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || error.code === 'ERR_JOSE_GENERIC';
+}
+
+/** Which check failed, for the log line: jose's code, and the claim for a claim check (never the token). */
+function reasonOf(error: unknown): string {
+  if (error instanceof errors.JWTClaimValidationFailed || error instanceof errors.JWTExpired)
+    return `${error.code} (${error.claim}: ${error.reason})`;
+  if (error instanceof errors.JOSEError) return error.code;
+  return (error as Error)?.name ?? 'Error';
+}

@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { ConfigError } from '../config.ts';
+import { graphqlLimits } from './limits.ts';
+
+// The operations the first-party clients ship (docs/trusted-documents.md): a manifest read, parsed and
+// validated at start; each request by id or by text is run as the listed document, or refused (`enforce`),
+// or run and counted (`log`).
+
+export type TrustedDocumentsMode = 'enforce' | 'log';
+
+/** A listed document: its text, its SHA-256 (hex), its parsed and validated form, and where it stood in the manifest. */
+export type ListedDocument = { text: string; hash: string; document: DocumentNode; entry: string };
+
+/** Why a request is outside the list: an id the list does not hold, a text it does not hold, an APQ registration of such a text. */
+export type OutsideReason = 'unknown_id' | 'not_in_list' | 'apq_registration';
+
+/** What to do with a request: run this text, refuse it (HTTP 400), or (log mode) run it as sent and count it. */
+export type Resolution =
+  | { kind: 'listed'; text: string }
+  | { kind: 'refused'; reason: OutsideReason; error: GraphQLError }
+  | { kind: 'outside'; reason: OutsideReason }
+  | { kind: 'none' };
+
+/** What a request names: a text, a `documentId`, an Apollo persisted-query hash. */
+export type DocumentReference = { query?: unknown; documentId?: unknown; sha256Hash?: unknown };
+
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const withoutPrefix = (id: string) => (id.startsWith('sha256:') ? id.slice('sha256:'.length) : id);
+
+export class TrustedDocuments {
+  private readonly byId = new Map<string, ListedDocument>();
+  private readonly byHash = new Map<string, ListedDocument>();
+
+  constructor(
+    readonly mode: TrustedDocumentsMode,
+    documents: { id: string; listed: ListedDocument }[],
+  ) {
+    for (const { id, listed } of documents) {
+      this.byId.set(withoutPrefix(id), listed);
+      this.byHash.set(listed.hash, listed);
+    }
+  }
+
+  /** Every listed document, once each. */
+  get documents(): ListedDocument[] {
+    return [...this.byHash.values()];
+  }
+
+  resolve({ query, documentId, sha256Hash }: DocumentReference): Resolution {
+    if (typeof documentId === 'string') {
+      const listed = this.byId.get(withoutPrefix(documentId));
+      return listed ? { kind: 'listed', text: listed.text } : this.refuse('unknown_id', true);
+    }
+    if (typeof sha256Hash === 'string') {
+      if (typeof query === 'string') {
+        // An APQ registration: a text the list holds may be registered, no other.
+        return this.byHash.has(sha256(query)) ? { kind: 'listed', text: query } : this.refuse('apq_registration', false);
+      }
+      const listed = this.byId.get(withoutPrefix(sha256Hash));
+      return listed ? { kind: 'listed', text: listed.text } : this.refuse('unknown_id', this.mode === 'enforce');
+    }
+    if (typeof query === 'string')
+      return this.byHash.has(sha256(query)) ? { kind: 'listed', text: query } : this.refuse('not_in_list', false);
+    return { kind: 'none' };
+  }
+
+  /** Refused in `enforce` mode (and an unknown id always, having no text to run); in `log` mode, run and counted. */
+  private refuse(reason: OutsideReason, always: boolean): Resolution {
+    if (this.mode === 'log' && !always) return { kind: 'outside', reason };
+    const [code, message] =
+      reason === 'unknown_id'
+        ? ['PERSISTED_QUERY_NOT_FOUND', 'No trusted document has this id']
+        : [
+            'PERSISTED_QUERY_NOT_IN_LIST',
+            'Only the operations of the trusted documents list may run here: send a listed document or its id',
+          ];
+    return { kind: 'refused', reason, error: new GraphQLError(message, { extensions: { code } }) };
+  }
+}
+
+type Entry = { id: string; text: unknown; entry: string };
+
+/** The manifest's entries, in either format: graphql-codegen's id → text object, or Apollo's persisted query manifest. */
+function entriesOf(manifest: unknown, fail: (message: string) => never): Entry[] {
+  if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest)) fail('expected a JSON object');
+  const object = manifest as Record<string, unknown>;
+  if (object.format === 'apollo-persisted-query-manifest') {
+    if (object.version !== 1) fail(`unsupported Apollo manifest version ${JSON.stringify(object.version)} (expected 1)`);
+    if (!Array.isArray(object.operations)) fail('"operations" must be a list');
+    return object.operations.map((operation: unknown, index) => {
+      const { id, body, name } = (operation ?? {}) as { id?: unknown; body?: unknown; name?: unknown };
+      const entry = `operations[${index}]${typeof name === 'string' ? ` (${name})` : ''}`;
+      if (typeof id !== 'string' || id === '') fail(`${entry}: "id" must be a non-empty string`);
+      return { id, text: body, entry };
+    });
+  }
+  return Object.entries(object).map(([id, text]) => ({ id, text, entry: JSON.stringify(id) }));
+}
+
+/**
+ * Reads the manifest at `file`, and parses and validates each document against `schema` under the
+ * gateway's rules: a file that cannot be read, an entry that is not a valid document, or an id that is a
+ * SHA-256 but not its document's, stops the start with a message naming the file and the entry.
+ */
+export function loadTrustedDocuments(
+  file: string,
+  mode: TrustedDocumentsMode,
+  schema: GraphQLSchema,
+  validationRules: readonly ValidationRule[],
+): TrustedDocuments {
+  const fail = (message: string): never => {
+    throw new ConfigError([`TRUSTED_DOCUMENTS=${JSON.stringify(file)}: ${message}`]);
+  };
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    fail(`cannot be read as JSON (${(error as Error).message})`);
+  }
+  const documents = entriesOf(manifest, fail).map(({ id, text, entry }) => {
+    if (typeof text !== 'string' || text.trim() === '') fail(`${entry}: the document must be a non-empty string`);
+    const hash = sha256(text as string);
+    const bare = withoutPrefix(id);
+    if (/^[0-9a-f]{64}$/i.test(bare) && bare.toLowerCase() !== hash) fail(`${entry}: the id is not the SHA-256 of its document`);
+    let document: DocumentNode;
+    try {
+      document = parse(text as string, { maxTokens: graphqlLimits.maxTokens });
+    } catch (error) {
+      return fail(`${entry}: ${(error as Error).message}`);
+    }
+    const errors = validate(schema, document, [...specifiedRules, ...validationRules]);
+    if (errors.length > 0) fail(`${entry}: ${errors.map((error) => error.message).join('; ')}`);
+    return { id, listed: { text: text as string, hash, document, entry } };
+  });
+  if (documents.length === 0) fail('it lists no document');
+  return new TrustedDocuments(mode, documents);
+}

@@ -1,0 +1,41 @@
+import type { FastifyRequest } from 'fastify';
+import type { Authentication, Authenticator } from '../auth/authenticator.ts';
+
+// Who is calling, asked of the authenticator (src/auth/authenticator.ts) once per HTTP request, and shared
+// by the rate limit, the GraphQL and REST contexts and the request's log line.
+
+export type RequestAuthentication = {
+  /** The request's authentication, asked on first use. */
+  of(request: FastifyRequest): Promise<Authentication>;
+  /** The request's authentication if it has been settled (for the log line, which never asks). */
+  known(request: FastifyRequest): Authentication | undefined;
+};
+
+export function authenticationPerRequest(authenticator: Authenticator): RequestAuthentication {
+  const asked = new WeakMap<FastifyRequest, Promise<Authentication>>();
+  const settled = new WeakMap<FastifyRequest, Authentication>();
+  return {
+    of(request) {
+      let authentication = asked.get(request);
+      if (!authentication) {
+        authentication = authenticator.authenticate(request.headers).then((known) => {
+          settled.set(request, known);
+          return known;
+        });
+        asked.set(request, authentication);
+      }
+      return authentication;
+    },
+    known: (request) => settled.get(request),
+  };
+}
+
+/**
+ * Whether a browser request from its Origin may use ambient credentials (cookies): no Origin (not a
+ * browser's cross-origin request), one of CORS_ORIGINS, or the gateway's own.
+ */
+export function originTrusted(request: Pick<FastifyRequest, 'headers' | 'protocol' | 'host'>, corsOrigins: readonly string[]): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  return corsOrigins.includes(origin) || origin === `${request.protocol}://${request.host}`;
+}
