@@ -26,7 +26,8 @@ export async function registerRateLimit(
     max: config.rateLimitMax,
     timeWindow: config.rateLimitWindowMs,
     // Per caller (src/auth/authenticator.ts, callerKey: never the credential itself, in memory or in Redis), else per IP.
-    keyGenerator: async (request) => (await authentication.of(request)).callerKey ?? `ip:${request.ip}`,
+    // A caller that cannot be known now (the database down) counts by IP: the route answers the outage in its own words.
+    keyGenerator: async (request) => (await authentication.of(request).catch(() => undefined))?.callerKey ?? `ip:${request.ip}`,
     allowList: (request) => PROBE_ROUTES.has(request.routeOptions.url ?? ''),
     errorResponseBuilder: (_request, context) =>
       Object.assign(new Error(`Too many requests, retry in ${context.after}`), { statusCode: context.statusCode }),
