@@ -1,15 +1,17 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 import { activitySessionStates } from './src/modules/classroom-activities/mappers.ts';
+import { SCHEMA_FILES } from './src/modules/schema-files.ts';
 import { userRoles } from './src/modules/users/mappers.ts';
 
-// Resolver types for schema.graphql, each GraphQL object mapped to the value it is resolved from (a Prisma
-// model, or a module's mapper): a resolver that is missing or returns the wrong shape fails the type-check.
+// Resolver types for the public schema (the modules' SDL, src/modules/schema-files.ts), each GraphQL object
+// mapped to the value it is resolved from (a Prisma model, or a module's mapper): a resolver that is missing
+// or returns the wrong shape fails the type-check.
 
 const model = (name: string) => `../generated/prisma/client.ts#${name} as ${name}Model`;
 const mapper = (module: string, type: string) => `./${module}/mappers.ts#${type}Mapper`;
 
 const config: CodegenConfig = {
-  schema: 'schema.graphql',
+  schema: SCHEMA_FILES,
   generates: {
     'src/modules/types.generated.ts': {
       plugins: ['typescript', 'typescript-resolvers'],

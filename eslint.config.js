@@ -15,8 +15,8 @@ export default tseslint.config(
   {
     // The public schema (docs/schema-evolution.md): names clients can rely on, a description on everything
     // the playground documents, and a reason with every deprecation.
-    files: ['schema.graphql'],
-    languageOptions: { parser: graphqlPlugin.parser, parserOptions: { graphQLConfig: { schema: 'schema.graphql' } } },
+    files: ['src/modules/**/*.graphql'],
+    languageOptions: { parser: graphqlPlugin.parser, parserOptions: { graphQLConfig: { schema: 'src/modules/**/*.graphql' } } },
     plugins: { '@graphql-eslint': graphqlPlugin },
     rules: {
       '@graphql-eslint/naming-convention': [

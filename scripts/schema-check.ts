@@ -2,11 +2,14 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CriticalityLevel, diff, type Change } from '@graphql-inspector/core';
-import { buildSchema } from 'graphql';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import { buildSchema, printSchema } from 'graphql';
+import { format } from 'prettier';
+import { SCHEMA_FILES } from '../src/modules/schema-files.ts';
 
-// Schema evolution (docs/schema-evolution.md): schema.graphql against the last released public schema. A
-// breaking change fails the check unless schema/breaking-changes.json records it with a reason; dangerous
-// changes are printed. `--release` moves the released copy forward and empties the record.
+// The public schema's one printed file, and its evolution (docs/schema-evolution.md): schema.graphql is the
+// modules' SDL printed (`--print` writes it, the check fails when it is stale); a breaking change since the
+// released copy fails unless schema/breaking-changes.json records it with a reason. `--release` moves the copy.
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const CURRENT = join(root, 'schema.graphql');
@@ -54,7 +57,23 @@ export async function compareSchemas(released: string, current: string, approval
   };
 }
 
+/** The modules' SDL (src/modules/schema-files.ts) as one schema, printed and formatted as the repository keeps it. */
+export async function printPublicSchema(): Promise<string> {
+  const schema = makeExecutableSchema({ typeDefs: SCHEMA_FILES.map((file) => readFileSync(join(root, file), 'utf8')) });
+  return format(printSchema(schema), { parser: 'graphql', filepath: CURRENT });
+}
+
 async function main(): Promise<number> {
+  const printed = await printPublicSchema();
+  if (process.argv.includes('--print')) {
+    writeFileSync(CURRENT, printed);
+    process.stdout.write('schema.graphql printed from the modules.\n');
+    return 0;
+  }
+  if (readFileSync(CURRENT, 'utf8') !== printed) {
+    process.stdout.write("schema.graphql is not the modules' SDL printed: run `npm run schema:print` and commit it.\n");
+    return 1;
+  }
   if (process.argv.includes('--release')) {
     copyFileSync(CURRENT, RELEASED);
     writeFileSync(APPROVED, '[]\n');

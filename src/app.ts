@@ -120,7 +120,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
       logger: app.log,
       plugins: [...(metrics ? [metrics.apolloPlugin(api)] : []), ...(tracing ? [tracing.apolloPlugin] : [])],
     });
-  const publicSchema = buildSchema();
+  const publicSchema = buildSchema({ subgraph: config.subgraph });
   const validationRules = armorFor().validationRules;
   // The operations the first-party clients ship, read at start: a bad manifest stops the start.
   const trusted = config.trustedDocuments
@@ -131,7 +131,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     if (outcome === 'ran') app.log.warn({ reason }, 'an operation outside the trusted documents ran (TRUSTED_DOCUMENTS_MODE=log)');
   };
   const apollo = apolloFor(publicSchema, 'graphql', trusted);
-  const restApollo = apolloFor(buildSchema(restSchemaExtension), 'rest');
+  const restApollo = apolloFor(buildSchema({ extension: restSchemaExtension }), 'rest');
   await Promise.all([apollo.start(), restApollo.start()]);
   app.addHook('onClose', () => Promise.all([apollo.stop(), restApollo.stop()]));
 

@@ -130,6 +130,8 @@ const settings = {
   otelSdkDisabled: setting('OTEL_SDK_DISABLED', z.string().optional()),
   /** Where GET /metrics is served, on `host` (src/metrics/listener.ts); undefined: no metrics at all. */
   metricsPort: setting('METRICS_PORT', unlessEmpty(port)),
+  /** `/graphql` serves an Apollo Federation 2 subgraph (docs/federation.md): `_service`, `_entities`, the entity keys. */
+  subgraph: setting('SUBGRAPH', flag.default(false)),
   /** A manifest of the operations the first-party clients ship (src/graphql/trusted-documents.ts); unset: any document runs. */
   trustedDocuments: setting('TRUSTED_DOCUMENTS', unlessEmpty(z.string().trim().min(1))),
   /** `enforce`: only listed documents run; `log`: all run, those outside the list are logged and counted. */

@@ -4,6 +4,7 @@ import {
   getVariableValues,
   GraphQLError,
   Kind,
+  getOperationAST,
   printSchema,
   visit,
   type DocumentNode,
@@ -38,8 +39,19 @@ function hasVariableInLiteral(document: DocumentNode): boolean {
 }
 
 /** graphql-jit's function for the operation, else graphql-js (also for a document graphql-jit fails to compile). */
+/**
+ * True when the operation asks a subgraph for entities (`_entities`): their list's items fail one by one
+ * (null, with the error at the item's path), which graphql-jit gets wrong (docs/decisions.md, Federation).
+ */
+function resolvesEntities(document: DocumentNode, operationName: string | undefined): boolean {
+  const operation = getOperationAST(document, operationName);
+  return (
+    operation?.selectionSet.selections.some((selection) => selection.kind === Kind.FIELD && selection.name.value === '_entities') ?? false
+  );
+}
+
 function planFor(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): Plan {
-  if (hasVariableInLiteral(document)) return byGraphqlJs;
+  if (hasVariableInLiteral(document) || resolvesEntities(document, operationName)) return byGraphqlJs;
   try {
     const compiled = compileQuery(schema, document, operationName, { disablingCapturingStackErrors: true });
     return isCompiledQuery(compiled) ? compiled : byGraphqlJs;

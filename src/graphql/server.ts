@@ -5,7 +5,11 @@ import {
   type BaseContext,
   type GraphQLRequestListener,
 } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import type { FastifyBaseLogger } from 'fastify';
 import type { GraphQLContext } from '../modules/context.ts';
 import { badRequest, ErrorCode } from '../core/errors.ts';
@@ -73,6 +77,8 @@ export function createApollo({
       ApolloServerPluginLandingPageDisabled(),
       // No @cacheControl hints in the schema: the default plugin would still wrap every field resolver.
       ApolloServerPluginCacheControlDisabled(),
+      // Apollo adds its federated tracing (ftv1) to a subgraph by default: traces are OpenTelemetry's here.
+      ApolloServerPluginInlineTraceDisabled(),
       answerRulesPlugin,
       ...plugins,
     ] as unknown as ApolloServerPlugin<GraphQLContext>[],

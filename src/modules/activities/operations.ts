@@ -1,10 +1,13 @@
 import { allowAnonymous, requireStaff } from '../../auth/guards.ts';
 import { addFieldError, badUserInput, notFound, quote, type FieldErrors } from '../../core/errors.ts';
+import { isStorableText } from '../../core/json.ts';
 import { newUid } from '../../core/uids.ts';
+import { parseNumericId } from '../../core/validation.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
 import { Prisma, type Activity } from '../../generated/prisma/client.ts';
 import type { GraphQLContext } from '../context.ts';
 import { parseActivityChanges, parseNewActivity, type ActivityFields } from './input.ts';
+import { activityById, activityByUid } from './loaders.ts';
 import type { ActivityMapper } from './mappers.ts';
 import { findActivity, pageOfActivities, uidsAndFlags, type PageArgs } from './reads.ts';
 
@@ -14,6 +17,22 @@ import { findActivity, pageOfActivities, uidsAndFlags, type PageArgs } from './r
 /** An activity by uid or numeric id, else null. */
 export async function readActivity(ctx: GraphQLContext, id: string): Promise<ActivityMapper | null> {
   const activity = await findActivity(ctx.read, id);
+  if (activity) allowAnonymous(ctx.viewer);
+  return activity;
+}
+
+/**
+ * An activity a supergraph names by its `id` or its `uid` (src/modules/activities/entities.ts), as the root
+ * field reads it: anyone may, a wrong credential may not; null when unknown. Batched: one statement per key kind.
+ */
+export async function activityByKey(ctx: GraphQLContext, key: { id?: unknown; uid?: unknown }): Promise<ActivityMapper | null> {
+  const id = typeof key.id === 'string' || typeof key.id === 'number' ? parseNumericId(key.id) : null;
+  const activity =
+    id !== null
+      ? await activityById(ctx).load(id)
+      : typeof key.uid === 'string' && isStorableText(key.uid)
+        ? await activityByUid(ctx).load(key.uid)
+        : null;
   if (activity) allowAnonymous(ctx.viewer);
   return activity;
 }

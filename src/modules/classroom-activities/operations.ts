@@ -2,13 +2,14 @@ import { GraphQLError } from 'graphql';
 import { requireUser } from '../../auth/guards.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { badUserInput, forbidden, notFound, type FieldErrors } from '../../core/errors.ts';
+import { parseNumericId } from '../../core/validation.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { ClassroomActivity, User } from '../../generated/prisma/client.ts';
 import type { GraphQLContext } from '../context.ts';
 import { finishInTransaction, lookUpReferences } from './finish-lesson.ts';
 import { parseFinishLessonInput, uidReferences, type FinishLessonCommand } from './finish-lesson.input.ts';
 import { launchLesson as launch, unpinAndLock as lock } from './launch-and-lock.ts';
-import { classroomById, ownerByClassroomId, unitById } from './loaders.ts';
+import { classroomActivityForViewer, classroomById, ownerByClassroomId, unitById } from './loaders.ts';
 import type { ClassroomActivityMapper, FinishLessonPayloadMapper } from './mappers.ts';
 import { plannedRead, readClassroomActivity, type ClassroomActivityRead, type PlannedRead } from './read.ts';
 
@@ -91,6 +92,21 @@ export async function unpinAndLock(ctx: GraphQLContext, id: string): Promise<Cla
 export async function launchLesson(ctx: GraphQLContext, id: string): Promise<ClassroomActivity> {
   const { classroomActivity } = await beforeAChange(ctx, id);
   return inTransaction(ctx.db, (tx) => launch(tx, classroomActivity));
+}
+
+/**
+ * A classroom activity a supergraph names by its id (src/modules/classroom-activities/entities.ts), as the
+ * root field reads it: null when unknown or hidden, UNAUTHENTICATED or FORBIDDEN unless the viewer teaches
+ * its classroom. Batched: one statement for all the representations of a request.
+ */
+export async function classroomActivityById(ctx: GraphQLContext, id: unknown): Promise<ClassroomActivityMapper | null> {
+  const numericId = typeof id === 'string' || typeof id === 'number' ? parseNumericId(id) : null;
+  const found = numericId === null ? null : await classroomActivityForViewer(ctx).load(numericId);
+  if (!found) return null;
+  const { viewerTeaches, ...classroomActivity } = found;
+  requireUser(ctx.viewer);
+  if (!viewerTeaches) throw forbidden('Only a teacher of this classroom may do this');
+  return classroomActivity;
 }
 
 /** A live lesson's events from now on, for its classroom's teachers and its students (a visible session, or assigned). */

@@ -1,4 +1,4 @@
-import { allowAnonymous } from '../../auth/guards.ts';
+import { allowAnonymous, requireUser } from '../../auth/guards.ts';
 import { forbidden } from '../../core/errors.ts';
 import type { Milestone, Objective, User } from '../../generated/prisma/client.ts';
 import type { GraphQLContext } from '../context.ts';
@@ -21,4 +21,14 @@ export function milestonesOf(ctx: GraphQLContext, user: User): Promise<Milestone
 export function objectivesOf(ctx: GraphQLContext, user: User): Promise<Objective[]> {
   requireSelf(ctx, user);
   return objectivesByUserId(ctx).load(user.id);
+}
+
+/**
+ * A user a supergraph names by id (src/modules/users/entities.ts), as the root field `viewer` reads users:
+ * the signed-in user's own, no other (FORBIDDEN), and UNAUTHENTICATED when nobody is signed in.
+ */
+export function userById(ctx: GraphQLContext, id: unknown): User {
+  const user = requireUser(ctx.viewer);
+  if (String(id) !== String(user.id)) throw forbidden('Only the user themself may read this user');
+  return user;
 }
