@@ -53,7 +53,9 @@ export async function restRoutes(
   // Multipart is read whole, like every other body, so that BODY_LIMIT applies to it too (413); its text
   // fields become the form. A body that is not valid multipart is a form without `json` (400, after access).
   app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request, buffer, done) => {
-    new Response(buffer as Buffer, { headers: { 'content-type': request.headers['content-type']! } })
+    new Response(buffer as Buffer as unknown as ConstructorParameters<typeof Response>[0], {
+      headers: { 'content-type': request.headers['content-type']! },
+    })
       .formData()
       .then((form) => done(null, Object.fromEntries([...form.entries()].filter(([, value]) => typeof value === 'string'))))
       .catch(() => done(null, {}));

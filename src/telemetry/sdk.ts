@@ -126,7 +126,7 @@ export async function startTracing(): Promise<Tracing> {
 }
 
 /** A GraphQL error's `extensions.code` (src/core/errors.ts gives every error one). */
-function errorCode(error: { extensions?: { code?: unknown } } | undefined): string {
+function errorCode(error: { extensions?: Readonly<Record<string, unknown>> } | undefined): string {
   const code = error?.extensions?.code;
   return typeof code === 'string' ? code : 'GRAPHQL_ERROR';
 }
