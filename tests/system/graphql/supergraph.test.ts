@@ -70,7 +70,8 @@ beforeAll(async () => {
       },
     },
   });
-  router = createServer(gateway);
+  // The runtime is a fetch-style handler, which node:http takes as a request listener.
+  router = createServer((request, response) => void gateway(request, response));
   const sockets = new WebSocketServer({ server: router, path: gateway.graphqlEndpoint });
   useServer(
     getGraphQLWSOptions(gateway, (ctx) => {
