@@ -2,14 +2,19 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
 import { activitySessionStates } from './src/modules/classroom-activities/mappers.ts';
 import { userRoles } from './src/modules/users/mappers.ts';
 
-// Resolver types for schema.graphql, each GraphQL object mapped to the value it is resolved from (a Prisma
-// model, or a module's mapper): a resolver that is missing or returns the wrong shape fails the type-check.
+// Two targets. Resolver types for schema.graphql, each GraphQL object mapped to the value it is resolved from
+// (a Prisma model, or a module's mapper): a resolver that is missing or returns the wrong shape fails the
+// type-check. And the test suite's documents, typed (docs/testing.md, Typed documents): each `graphql(`...`)`
+// of tests/ becomes a document whose answer and variables have types, in tests/kit/gql/.
 
 const model = (name: string) => `../generated/prisma/client.ts#${name} as ${name}Model`;
 const mapper = (module: string, type: string) => `./${module}/mappers.ts#${type}Mapper`;
 
 const config: CodegenConfig = {
   schema: 'schema.graphql',
+  // Only the kit's `graphql(`...`)` calls are the suite's documents: not the `gql` tags of the client libraries
+  // some tests drive (urql, Apollo Client), whose documents are theirs.
+  pluckConfig: { modules: [], globalGqlIdentifierName: ['graphql'] },
   generates: {
     'src/modules/types.generated.ts': {
       plugins: ['typescript', 'typescript-resolvers'],
@@ -40,6 +45,22 @@ const config: CodegenConfig = {
           Milestone: model('Milestone'),
           Objective: model('Objective'),
           PublishEditionPayload: mapper('milestones', 'PublishEditionPayload'),
+        },
+      },
+    },
+    'tests/kit/gql/': {
+      documents: ['tests/**/*.ts', '!tests/kit/gql/**'],
+      preset: 'client',
+      presetConfig: { fragmentMasking: false },
+      config: {
+        useTypeImports: true,
+        enumType: 'string-literal',
+        importExtension: '.ts',
+        // As the answers arrive: JSON.
+        scalars: {
+          ID: { input: 'string | number', output: 'string' },
+          DateTime: { input: 'string', output: 'string' },
+          JSONObject: { input: 'Record<string, unknown>', output: 'Record<string, unknown>' },
         },
       },
     },

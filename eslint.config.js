@@ -10,7 +10,17 @@ const CODE = ['**/*.{ts,mts,js,mjs,cjs}'];
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'src/generated/', 'src/modules/types.generated.ts', 'bench/results/', '.data/', '.tmp/', 'coverage/', 'schema/'],
+    ignores: [
+      'dist/',
+      'src/generated/',
+      'src/modules/types.generated.ts',
+      'tests/kit/gql/',
+      'bench/results/',
+      '.data/',
+      '.tmp/',
+      'coverage/',
+      'schema/',
+    ],
   },
   {
     // The public schema (docs/schema-evolution.md): names clients can rely on, a description on everything
