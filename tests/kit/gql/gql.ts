@@ -14,6 +14,15 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "fragment ActivityFields on Activity {\n  id uid name description flags flag data supportingInfo followUpActivityId\n  followUpActivity { id uid name }\n  classification { id key name }\n  createdAt updatedAt\n}": typeof types.ActivityFieldsFragmentDoc,
+    "query Activity($id: ID!) { activity(id: $id) { ...ActivityFields } }": typeof types.ActivityDocument,
+    "query ActivitiesPage($first: Int, $after: String, $flag: String) {\n  activities(first: $first, after: $after, flag: $flag) {\n    edges { cursor node { id uid } }\n    pageInfo { hasNextPage endCursor }\n    totalCount\n  }\n}": typeof types.ActivitiesPageDocument,
+    "mutation CreateActivity($input: CreateActivityInput!) { createActivity(input: $input) { ...ActivityFields } }": typeof types.CreateActivityDocument,
+    "mutation UpdateActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { ...ActivityFields } }": typeof types.UpdateActivityDocument,
+    "mutation DeleteActivity($id: ID!) { deleteActivity(id: $id) { id } }": typeof types.DeleteActivityDocument,
+    "query ActivityFlags { activityFlags { uid flag } }": typeof types.ActivityFlagsDocument,
+    "query SchemaNames { __schema { mutationType { fields { name } } types { name } } }": typeof types.SchemaNamesDocument,
+    "query ActivityLinks($first: Int) { activities(first: $first) { edges { node { followUpActivity { name } classification { name } } } } }": typeof types.ActivityLinksDocument,
     "query ClassroomActivityFull($id: ID!) {\n  classroomActivity(id: $id) {\n    id\n    activity { id uid name }\n    classroom { id name teacher { id name } }\n    unit { id name }\n    dueDate assignedStudentIds assignOnJoin locked pinned completed editionId\n    studentNames { activitySessionUid name }\n    sessions { uid state percentage completedAt isFinalScore student { id name } conceptResults { concept { uid name } questionType metadata } }\n  }\n}": typeof types.ClassroomActivityFullDocument,
     "query ClassroomActivityFlags($id: ID!) { classroomActivity(id: $id) { id locked pinned completed } }": typeof types.ClassroomActivityFlagsDocument,
     "mutation UnpinAndLockFlags($id: ID!) { unpinAndLock(id: $id) { id locked pinned completed } }": typeof types.UnpinAndLockFlagsDocument,
@@ -33,6 +42,15 @@ type Documents = {
     "\n  subscription Follow($id: ID!) {\n    lessonEvents(classroomActivityId: $id) { kind classroomActivityId locked pinned completed followUpUrl at }\n  }": typeof types.FollowDocument,
 };
 const documents: Documents = {
+    "fragment ActivityFields on Activity {\n  id uid name description flags flag data supportingInfo followUpActivityId\n  followUpActivity { id uid name }\n  classification { id key name }\n  createdAt updatedAt\n}": types.ActivityFieldsFragmentDoc,
+    "query Activity($id: ID!) { activity(id: $id) { ...ActivityFields } }": types.ActivityDocument,
+    "query ActivitiesPage($first: Int, $after: String, $flag: String) {\n  activities(first: $first, after: $after, flag: $flag) {\n    edges { cursor node { id uid } }\n    pageInfo { hasNextPage endCursor }\n    totalCount\n  }\n}": types.ActivitiesPageDocument,
+    "mutation CreateActivity($input: CreateActivityInput!) { createActivity(input: $input) { ...ActivityFields } }": types.CreateActivityDocument,
+    "mutation UpdateActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { ...ActivityFields } }": types.UpdateActivityDocument,
+    "mutation DeleteActivity($id: ID!) { deleteActivity(id: $id) { id } }": types.DeleteActivityDocument,
+    "query ActivityFlags { activityFlags { uid flag } }": types.ActivityFlagsDocument,
+    "query SchemaNames { __schema { mutationType { fields { name } } types { name } } }": types.SchemaNamesDocument,
+    "query ActivityLinks($first: Int) { activities(first: $first) { edges { node { followUpActivity { name } classification { name } } } } }": types.ActivityLinksDocument,
     "query ClassroomActivityFull($id: ID!) {\n  classroomActivity(id: $id) {\n    id\n    activity { id uid name }\n    classroom { id name teacher { id name } }\n    unit { id name }\n    dueDate assignedStudentIds assignOnJoin locked pinned completed editionId\n    studentNames { activitySessionUid name }\n    sessions { uid state percentage completedAt isFinalScore student { id name } conceptResults { concept { uid name } questionType metadata } }\n  }\n}": types.ClassroomActivityFullDocument,
     "query ClassroomActivityFlags($id: ID!) { classroomActivity(id: $id) { id locked pinned completed } }": types.ClassroomActivityFlagsDocument,
     "mutation UnpinAndLockFlags($id: ID!) { unpinAndLock(id: $id) { id locked pinned completed } }": types.UnpinAndLockFlagsDocument,
@@ -66,6 +84,42 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "fragment ActivityFields on Activity {\n  id uid name description flags flag data supportingInfo followUpActivityId\n  followUpActivity { id uid name }\n  classification { id key name }\n  createdAt updatedAt\n}"): (typeof documents)["fragment ActivityFields on Activity {\n  id uid name description flags flag data supportingInfo followUpActivityId\n  followUpActivity { id uid name }\n  classification { id key name }\n  createdAt updatedAt\n}"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query Activity($id: ID!) { activity(id: $id) { ...ActivityFields } }"): (typeof documents)["query Activity($id: ID!) { activity(id: $id) { ...ActivityFields } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query ActivitiesPage($first: Int, $after: String, $flag: String) {\n  activities(first: $first, after: $after, flag: $flag) {\n    edges { cursor node { id uid } }\n    pageInfo { hasNextPage endCursor }\n    totalCount\n  }\n}"): (typeof documents)["query ActivitiesPage($first: Int, $after: String, $flag: String) {\n  activities(first: $first, after: $after, flag: $flag) {\n    edges { cursor node { id uid } }\n    pageInfo { hasNextPage endCursor }\n    totalCount\n  }\n}"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CreateActivity($input: CreateActivityInput!) { createActivity(input: $input) { ...ActivityFields } }"): (typeof documents)["mutation CreateActivity($input: CreateActivityInput!) { createActivity(input: $input) { ...ActivityFields } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation UpdateActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { ...ActivityFields } }"): (typeof documents)["mutation UpdateActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { ...ActivityFields } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation DeleteActivity($id: ID!) { deleteActivity(id: $id) { id } }"): (typeof documents)["mutation DeleteActivity($id: ID!) { deleteActivity(id: $id) { id } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query ActivityFlags { activityFlags { uid flag } }"): (typeof documents)["query ActivityFlags { activityFlags { uid flag } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query SchemaNames { __schema { mutationType { fields { name } } types { name } } }"): (typeof documents)["query SchemaNames { __schema { mutationType { fields { name } } types { name } } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query ActivityLinks($first: Int) { activities(first: $first) { edges { node { followUpActivity { name } classification { name } } } } }"): (typeof documents)["query ActivityLinks($first: Int) { activities(first: $first) { edges { node { followUpActivity { name } classification { name } } } } }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
