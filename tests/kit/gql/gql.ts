@@ -30,9 +30,24 @@ type Documents = {
     "query FollowUpClassroom($id: ID!) { classroomActivity(id: $id) { classroom { name teacher { name } } } }": typeof types.FollowUpClassroomDocument,
     "query LessonThroughFragments($id: ID!) {\n      lesson: classroomActivity(id: $id) { ...StatementsLesson }\n    }\n    fragment StatementsLesson on ClassroomActivity { ... on ClassroomActivity { people: sessions { ...StatementsSession } } classroom { name } }\n    fragment StatementsSession on ActivitySession { uid student { name } results: conceptResults { concept { uid } } }": typeof types.LessonThroughFragmentsDocument,
     "query ClassroomActivityWithActivity($id: ID!) { classroomActivity(id: $id) { activity { uid } sessions { uid } } }": typeof types.ClassroomActivityWithActivityDocument,
+    "query Typename { __typename }": typeof types.TypenameDocument,
+    "query FirstActivities { activities(first: 20) { totalCount edges { node { id } } } }": typeof types.FirstActivitiesDocument,
+    "query JwtViewer { viewer { id name role } }": typeof types.JwtViewerDocument,
+    "mutation CreateExtraActivity { createActivity(input: { name: \"Extra\" }) { id } }": typeof types.CreateExtraActivityDocument,
     "mutation Launch($id: ID!) { launchLesson(id: $id) { id locked pinned sessions { student { id } state } } }": typeof types.LaunchDocument,
     "mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }": typeof types.LockDocument,
+    "mutation PublishEditionUser { publishEdition { user { id name } } }": typeof types.PublishEditionUserDocument,
+    "query ClassroomAndNames($id: ID!) { classroomActivity(id: $id) { id classroom { name } studentNames { name } } }": typeof types.ClassroomAndNamesDocument,
+    "query ViewerAchievementsById { viewer { id milestones { name } objectives { name } } }": typeof types.ViewerAchievementsByIdDocument,
+    "query ActivityUid($id: ID!) { activity(id: $id) { uid } }": typeof types.ActivityUidDocument,
     "mutation CreateActivityX { createActivity(input: { name: \"x\" }) { id } }": typeof types.CreateActivityXDocument,
+    "query Viewer { viewer { id name role milestones { name } objectives { name } } }": typeof types.ViewerDocument,
+    "mutation PublishEdition { publishEdition { user { id } } }": typeof types.PublishEditionDocument,
+    "query ViewerRole { viewer { id role } }": typeof types.ViewerRoleDocument,
+    "query ViewerId { viewer { id } }": typeof types.ViewerIdDocument,
+    "query TeacherMilestones($id: ID!) { classroomActivity(id: $id) { classroom { teacher { id name milestones { name } } } } }": typeof types.TeacherMilestonesDocument,
+    "query TeacherObjectives($id: ID!) { classroomActivity(id: $id) { classroom { teacher { id objectives { name } } } } }": typeof types.TeacherObjectivesDocument,
+    "query StudentMilestones($id: ID!) { classroomActivity(id: $id) { sessions { student { name milestones { name } } } } }": typeof types.StudentMilestonesDocument,
     "\n  mutation FinishLesson($id: ID!, $input: FinishLessonInput!) {\n    finishLesson(id: $id, input: $input) {\n      followUpUrl\n      classroomActivity { id locked pinned completed editionId }\n      followUpClassroomActivity {\n        id locked pinned completed assignedStudentIds assignOnJoin\n        activity { id } classroom { id } unit { id }\n      }\n    }\n  }\n": typeof types.FinishLessonDocument,
     "\n  mutation FinishLessonUrl($id: ID!, $input: FinishLessonInput!) {\n    finishLesson(id: $id, input: $input) { followUpUrl }\n  }\n": typeof types.FinishLessonUrlDocument,
     "query ViewerWith { viewer { id name role } }": typeof types.ViewerWithDocument,
@@ -40,6 +55,13 @@ type Documents = {
     "\n  query ClassroomActivityState($id: ID!) {\n    classroomActivity(id: $id) {\n      locked pinned completed editionId\n      sessions { uid state percentage completedAt isFinalScore conceptResults { concept { uid } questionType metadata } }\n    }\n  }\n": typeof types.ClassroomActivityStateDocument,
     "query ViewerAchievements { viewer { milestones { name } objectives { name } } }": typeof types.ViewerAchievementsDocument,
     "\n  subscription Follow($id: ID!) {\n    lessonEvents(classroomActivityId: $id) { kind classroomActivityId locked pinned completed followUpUrl at }\n  }": typeof types.FollowDocument,
+    "query ImportedClassroomActivity($id: ID!) {\n  classroomActivity(id: $id) {\n    id locked pinned assignedStudentIds assignOnJoin\n    activity { uid }\n    classroom { name teacher { name } }\n    unit { name }\n    studentNames { activitySessionUid name }\n    sessions { uid state student { name } conceptResults { concept { uid } questionType metadata } }\n  }\n}": typeof types.ImportedClassroomActivityDocument,
+    "query ActivitiesCount { activities { totalCount } }": typeof types.ActivitiesCountDocument,
+    "mutation CreateAfterImport { createActivity(input: { name: \"Made after the import\" }) { id flags } }": typeof types.CreateAfterImportDocument,
+    "mutation CreateAfterSecondImport { createActivity(input: { name: \"Made after the second import\" }) { id } }": typeof types.CreateAfterSecondImportDocument,
+    "query ActivitiesCountUpTo100 { activities(first: 100) { totalCount } }": typeof types.ActivitiesCountUpTo100Document,
+    "query ViewerName { viewer { id name } }": typeof types.ViewerNameDocument,
+    "mutation LaunchLesson($id: ID!) { launchLesson(id: $id) { id } }": typeof types.LaunchLessonDocument,
 };
 const documents: Documents = {
     "fragment ActivityFields on Activity {\n  id uid name description flags flag data supportingInfo followUpActivityId\n  followUpActivity { id uid name }\n  classification { id key name }\n  createdAt updatedAt\n}": types.ActivityFieldsFragmentDoc,
@@ -58,9 +80,24 @@ const documents: Documents = {
     "query FollowUpClassroom($id: ID!) { classroomActivity(id: $id) { classroom { name teacher { name } } } }": types.FollowUpClassroomDocument,
     "query LessonThroughFragments($id: ID!) {\n      lesson: classroomActivity(id: $id) { ...StatementsLesson }\n    }\n    fragment StatementsLesson on ClassroomActivity { ... on ClassroomActivity { people: sessions { ...StatementsSession } } classroom { name } }\n    fragment StatementsSession on ActivitySession { uid student { name } results: conceptResults { concept { uid } } }": types.LessonThroughFragmentsDocument,
     "query ClassroomActivityWithActivity($id: ID!) { classroomActivity(id: $id) { activity { uid } sessions { uid } } }": types.ClassroomActivityWithActivityDocument,
+    "query Typename { __typename }": types.TypenameDocument,
+    "query FirstActivities { activities(first: 20) { totalCount edges { node { id } } } }": types.FirstActivitiesDocument,
+    "query JwtViewer { viewer { id name role } }": types.JwtViewerDocument,
+    "mutation CreateExtraActivity { createActivity(input: { name: \"Extra\" }) { id } }": types.CreateExtraActivityDocument,
     "mutation Launch($id: ID!) { launchLesson(id: $id) { id locked pinned sessions { student { id } state } } }": types.LaunchDocument,
     "mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }": types.LockDocument,
+    "mutation PublishEditionUser { publishEdition { user { id name } } }": types.PublishEditionUserDocument,
+    "query ClassroomAndNames($id: ID!) { classroomActivity(id: $id) { id classroom { name } studentNames { name } } }": types.ClassroomAndNamesDocument,
+    "query ViewerAchievementsById { viewer { id milestones { name } objectives { name } } }": types.ViewerAchievementsByIdDocument,
+    "query ActivityUid($id: ID!) { activity(id: $id) { uid } }": types.ActivityUidDocument,
     "mutation CreateActivityX { createActivity(input: { name: \"x\" }) { id } }": types.CreateActivityXDocument,
+    "query Viewer { viewer { id name role milestones { name } objectives { name } } }": types.ViewerDocument,
+    "mutation PublishEdition { publishEdition { user { id } } }": types.PublishEditionDocument,
+    "query ViewerRole { viewer { id role } }": types.ViewerRoleDocument,
+    "query ViewerId { viewer { id } }": types.ViewerIdDocument,
+    "query TeacherMilestones($id: ID!) { classroomActivity(id: $id) { classroom { teacher { id name milestones { name } } } } }": types.TeacherMilestonesDocument,
+    "query TeacherObjectives($id: ID!) { classroomActivity(id: $id) { classroom { teacher { id objectives { name } } } } }": types.TeacherObjectivesDocument,
+    "query StudentMilestones($id: ID!) { classroomActivity(id: $id) { sessions { student { name milestones { name } } } } }": types.StudentMilestonesDocument,
     "\n  mutation FinishLesson($id: ID!, $input: FinishLessonInput!) {\n    finishLesson(id: $id, input: $input) {\n      followUpUrl\n      classroomActivity { id locked pinned completed editionId }\n      followUpClassroomActivity {\n        id locked pinned completed assignedStudentIds assignOnJoin\n        activity { id } classroom { id } unit { id }\n      }\n    }\n  }\n": types.FinishLessonDocument,
     "\n  mutation FinishLessonUrl($id: ID!, $input: FinishLessonInput!) {\n    finishLesson(id: $id, input: $input) { followUpUrl }\n  }\n": types.FinishLessonUrlDocument,
     "query ViewerWith { viewer { id name role } }": types.ViewerWithDocument,
@@ -68,6 +105,13 @@ const documents: Documents = {
     "\n  query ClassroomActivityState($id: ID!) {\n    classroomActivity(id: $id) {\n      locked pinned completed editionId\n      sessions { uid state percentage completedAt isFinalScore conceptResults { concept { uid } questionType metadata } }\n    }\n  }\n": types.ClassroomActivityStateDocument,
     "query ViewerAchievements { viewer { milestones { name } objectives { name } } }": types.ViewerAchievementsDocument,
     "\n  subscription Follow($id: ID!) {\n    lessonEvents(classroomActivityId: $id) { kind classroomActivityId locked pinned completed followUpUrl at }\n  }": types.FollowDocument,
+    "query ImportedClassroomActivity($id: ID!) {\n  classroomActivity(id: $id) {\n    id locked pinned assignedStudentIds assignOnJoin\n    activity { uid }\n    classroom { name teacher { name } }\n    unit { name }\n    studentNames { activitySessionUid name }\n    sessions { uid state student { name } conceptResults { concept { uid } questionType metadata } }\n  }\n}": types.ImportedClassroomActivityDocument,
+    "query ActivitiesCount { activities { totalCount } }": types.ActivitiesCountDocument,
+    "mutation CreateAfterImport { createActivity(input: { name: \"Made after the import\" }) { id flags } }": types.CreateAfterImportDocument,
+    "mutation CreateAfterSecondImport { createActivity(input: { name: \"Made after the second import\" }) { id } }": types.CreateAfterSecondImportDocument,
+    "query ActivitiesCountUpTo100 { activities(first: 100) { totalCount } }": types.ActivitiesCountUpTo100Document,
+    "query ViewerName { viewer { id name } }": types.ViewerNameDocument,
+    "mutation LaunchLesson($id: ID!) { launchLesson(id: $id) { id } }": types.LaunchLessonDocument,
 };
 
 /**
@@ -151,6 +195,22 @@ export function graphql(source: "query ClassroomActivityWithActivity($id: ID!) {
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "query Typename { __typename }"): (typeof documents)["query Typename { __typename }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query FirstActivities { activities(first: 20) { totalCount edges { node { id } } } }"): (typeof documents)["query FirstActivities { activities(first: 20) { totalCount edges { node { id } } } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query JwtViewer { viewer { id name role } }"): (typeof documents)["query JwtViewer { viewer { id name role } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CreateExtraActivity { createActivity(input: { name: \"Extra\" }) { id } }"): (typeof documents)["mutation CreateExtraActivity { createActivity(input: { name: \"Extra\" }) { id } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "mutation Launch($id: ID!) { launchLesson(id: $id) { id locked pinned sessions { student { id } state } } }"): (typeof documents)["mutation Launch($id: ID!) { launchLesson(id: $id) { id locked pinned sessions { student { id } state } } }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -159,7 +219,51 @@ export function graphql(source: "mutation Lock($id: ID!) { unpinAndLock(id: $id)
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "mutation PublishEditionUser { publishEdition { user { id name } } }"): (typeof documents)["mutation PublishEditionUser { publishEdition { user { id name } } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query ClassroomAndNames($id: ID!) { classroomActivity(id: $id) { id classroom { name } studentNames { name } } }"): (typeof documents)["query ClassroomAndNames($id: ID!) { classroomActivity(id: $id) { id classroom { name } studentNames { name } } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query ViewerAchievementsById { viewer { id milestones { name } objectives { name } } }"): (typeof documents)["query ViewerAchievementsById { viewer { id milestones { name } objectives { name } } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query ActivityUid($id: ID!) { activity(id: $id) { uid } }"): (typeof documents)["query ActivityUid($id: ID!) { activity(id: $id) { uid } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "mutation CreateActivityX { createActivity(input: { name: \"x\" }) { id } }"): (typeof documents)["mutation CreateActivityX { createActivity(input: { name: \"x\" }) { id } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query Viewer { viewer { id name role milestones { name } objectives { name } } }"): (typeof documents)["query Viewer { viewer { id name role milestones { name } objectives { name } } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation PublishEdition { publishEdition { user { id } } }"): (typeof documents)["mutation PublishEdition { publishEdition { user { id } } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query ViewerRole { viewer { id role } }"): (typeof documents)["query ViewerRole { viewer { id role } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query ViewerId { viewer { id } }"): (typeof documents)["query ViewerId { viewer { id } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query TeacherMilestones($id: ID!) { classroomActivity(id: $id) { classroom { teacher { id name milestones { name } } } } }"): (typeof documents)["query TeacherMilestones($id: ID!) { classroomActivity(id: $id) { classroom { teacher { id name milestones { name } } } } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query TeacherObjectives($id: ID!) { classroomActivity(id: $id) { classroom { teacher { id objectives { name } } } } }"): (typeof documents)["query TeacherObjectives($id: ID!) { classroomActivity(id: $id) { classroom { teacher { id objectives { name } } } } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query StudentMilestones($id: ID!) { classroomActivity(id: $id) { sessions { student { name milestones { name } } } } }"): (typeof documents)["query StudentMilestones($id: ID!) { classroomActivity(id: $id) { sessions { student { name milestones { name } } } } }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -188,6 +292,34 @@ export function graphql(source: "query ViewerAchievements { viewer { milestones 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription Follow($id: ID!) {\n    lessonEvents(classroomActivityId: $id) { kind classroomActivityId locked pinned completed followUpUrl at }\n  }"): (typeof documents)["\n  subscription Follow($id: ID!) {\n    lessonEvents(classroomActivityId: $id) { kind classroomActivityId locked pinned completed followUpUrl at }\n  }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query ImportedClassroomActivity($id: ID!) {\n  classroomActivity(id: $id) {\n    id locked pinned assignedStudentIds assignOnJoin\n    activity { uid }\n    classroom { name teacher { name } }\n    unit { name }\n    studentNames { activitySessionUid name }\n    sessions { uid state student { name } conceptResults { concept { uid } questionType metadata } }\n  }\n}"): (typeof documents)["query ImportedClassroomActivity($id: ID!) {\n  classroomActivity(id: $id) {\n    id locked pinned assignedStudentIds assignOnJoin\n    activity { uid }\n    classroom { name teacher { name } }\n    unit { name }\n    studentNames { activitySessionUid name }\n    sessions { uid state student { name } conceptResults { concept { uid } questionType metadata } }\n  }\n}"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query ActivitiesCount { activities { totalCount } }"): (typeof documents)["query ActivitiesCount { activities { totalCount } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CreateAfterImport { createActivity(input: { name: \"Made after the import\" }) { id flags } }"): (typeof documents)["mutation CreateAfterImport { createActivity(input: { name: \"Made after the import\" }) { id flags } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CreateAfterSecondImport { createActivity(input: { name: \"Made after the second import\" }) { id } }"): (typeof documents)["mutation CreateAfterSecondImport { createActivity(input: { name: \"Made after the second import\" }) { id } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query ActivitiesCountUpTo100 { activities(first: 100) { totalCount } }"): (typeof documents)["query ActivitiesCountUpTo100 { activities(first: 100) { totalCount } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query ViewerName { viewer { id name } }"): (typeof documents)["query ViewerName { viewer { id name } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation LaunchLesson($id: ID!) { launchLesson(id: $id) { id } }"): (typeof documents)["mutation LaunchLesson($id: ID!) { launchLesson(id: $id) { id } }"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};
