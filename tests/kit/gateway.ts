@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { print } from 'graphql';
+import { print, type DocumentNode } from 'graphql';
 import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/app.ts';
@@ -32,8 +32,7 @@ export type VariablesAndToken<Variables> =
   Record<string, never> extends Variables ? [variables?: Variables, token?: string] : [variables: Variables, token?: string];
 
 /** A document's text: a typed document (tests/kit/gql) printed, text as it is. */
-export const documentText = (document: string | TypedDocumentNode<any, any>): string =>
-  typeof document === 'string' ? document : print(document);
+export const documentText = (document: string | DocumentNode): string => (typeof document === 'string' ? document : print(document));
 
 export type Gateway = {
   app: FastifyInstance;
@@ -214,7 +213,7 @@ async function startOn(
       }
       return { status: response.statusCode, body, headers: response.headers, text: response.body };
     },
-    async graphql(document: string | TypedDocumentNode<unknown, unknown>, variables: unknown = {}, token?: string) {
+    async graphql(document: string | DocumentNode, variables: unknown = {}, token?: string) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (token) headers.authorization = `Bearer ${token}`;
       const payload = JSON.stringify({ query: documentText(document), variables });

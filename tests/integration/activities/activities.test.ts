@@ -62,7 +62,7 @@ describe('Query.activity', () => {
   it('finds an activity by uid and answers every field', async () => {
     const answer = await gateway.graphql(ACTIVITY, { id: uids.lesson });
     expect(answer.errors).toBeUndefined();
-    const activity = answer.data!.activity;
+    const activity = answer.data!.activity!;
     expect(activity).toMatchObject({
       id: String(ids.lesson),
       uid: uids.lesson,
@@ -76,9 +76,9 @@ describe('Query.activity', () => {
       followUpActivity: { id: String(ids.followUp), uid: uids.followUp, name: 'Parallel Structure Practice' },
       classification: { id: '6', key: 'lessons', name: 'Quill Lessons' },
     });
-    expect(activity!.createdAt).toMatch(isoDate);
-    expect(activity!.updatedAt).toMatch(isoDate);
-    expect(Math.abs(Date.parse(activity!.createdAt) - Date.now())).toBeLessThan(60_000);
+    expect(activity.createdAt).toMatch(isoDate);
+    expect(activity.updatedAt).toMatch(isoDate);
+    expect(Math.abs(Date.parse(activity.createdAt) - Date.now())).toBeLessThan(60_000);
   });
 
   it('finds an activity by numeric id', async () => {
@@ -351,7 +351,7 @@ describe('Mutation.createActivity', () => {
 
 describe('Mutation.updateActivity', () => {
   it('changes the fields given and keeps the others, by uid or by id', async () => {
-    const before = (await gateway.graphql(ACTIVITY, { id: uids.lesson })).data!.activity;
+    const before = (await gateway.graphql(ACTIVITY, { id: uids.lesson })).data!.activity!;
     await new Promise((resolve) => setTimeout(resolve, 5));
     const answer = await gateway.graphql(
       UPDATE,
@@ -361,7 +361,7 @@ describe('Mutation.updateActivity', () => {
     expect(answer.errors).toBeUndefined();
     const after = answer.data!.updateActivity;
     expect(after).toEqual({ ...before, name: 'Renamed', flags: ['archived'], flag: 'archived', updatedAt: after.updatedAt });
-    expect(Date.parse(after.updatedAt)).toBeGreaterThan(Date.parse(before!.updatedAt));
+    expect(Date.parse(after.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
     expect((await gateway.graphql(ACTIVITY, { id: uids.lesson })).data!.activity).toEqual(after);
 
     const byId = await gateway.graphql(

@@ -80,7 +80,7 @@ describe('Query.classroomActivity', () => {
   it('answers every field of the classroom activity', async () => {
     const answer = await gateway.graphql(FULL, { id: String(ids.classroomActivity) }, tokens.owner);
     expect(answer.errors).toBeUndefined();
-    const classroomActivity = answer.data!.classroomActivity;
+    const classroomActivity = answer.data!.classroomActivity!;
     expect(classroomActivity).toMatchObject({
       id: String(ids.classroomActivity),
       activity: { id: String(ids.lesson), uid: uids.lesson, name: 'Parallel Structure' },
@@ -94,7 +94,7 @@ describe('Query.classroomActivity', () => {
       completed: false,
       editionId: null,
     });
-    expect(classroomActivity!.sessions[0]).toEqual({
+    expect(classroomActivity.sessions[0]).toEqual({
       uid: uids.sessions.ben,
       state: 'STARTED',
       percentage: null,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixture, ids, tokens } from '../../kit/fixture.ts';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { DocumentNode } from 'graphql';
 import { documentText, gatewayForTests, type GraphQLAnswer } from '../../kit/gateway.ts';
 import { NESTED_CLASSROOM_ACTIVITY_QUERY as NESTED } from '../../kit/graphql.ts';
 import { graphql } from '../../kit/gql/index.ts';
@@ -43,14 +44,18 @@ function classWith(count: number) {
   };
 }
 
-/** A typed document's answer is typed; one built at run time (text) answers `any`. */
-async function cost<Result = any, Variables extends Record<string, unknown> = Record<string, unknown>>(
-  query: TypedDocumentNode<Result, Variables> | string,
+type Cost<Answer> = { answer: Answer; statements: number };
+
+/** The answer to `query` and the statements it cost: typed for a typed document, not for one built at run time (text). */
+function cost<Result, Variables extends Record<string, unknown>>(
+  query: TypedDocumentNode<Result, Variables>,
   variables: Variables,
   token?: string,
-) {
+): Promise<Cost<GraphQLAnswer<Result>>>;
+function cost(query: string, variables: Record<string, unknown>, token?: string): Promise<Cost<GraphQLAnswer>>;
+async function cost(query: DocumentNode | string, variables: Record<string, unknown>, token?: string): Promise<Cost<GraphQLAnswer>> {
   const before = gateway.statements();
-  const answer: GraphQLAnswer<Result> = await gateway.graphql(documentText(query), variables, token);
+  const answer = await gateway.graphql(documentText(query), variables, token);
   const statements = gateway.statements() - before;
   expect(answer.errors).toBeUndefined();
   return { answer, statements };
