@@ -3,15 +3,18 @@ import { activitySessionStates } from './src/modules/classroom-activities/mapper
 import { SCHEMA_FILES } from './src/modules/schema-files.ts';
 import { userRoles } from './src/modules/users/mappers.ts';
 
-// Resolver types for the public schema (the modules' SDL, src/modules/schema-files.ts), each GraphQL object
-// mapped to the value it is resolved from (a Prisma model, or a module's mapper): a resolver that is missing
-// or returns the wrong shape fails the type-check.
+// Over the modules' SDL (src/modules/schema-files.ts): resolver types, each object mapped to the value it is
+// resolved from, so a missing or mis-shaped resolver fails the type-check; and the suite's `graphql(`...`)`
+// documents, typed, in tests/kit/gql/ (docs/testing.md, Typed documents).
 
 const model = (name: string) => `../generated/prisma/client.ts#${name} as ${name}Model`;
 const mapper = (module: string, type: string) => `./${module}/mappers.ts#${type}Mapper`;
 
 const config: CodegenConfig = {
   schema: SCHEMA_FILES,
+  // Only the kit's `graphql(`...`)` calls are the suite's documents: not the `gql` tags of the client libraries
+  // some tests drive (urql, Apollo Client), whose documents are theirs.
+  pluckConfig: { modules: [], globalGqlIdentifierName: ['graphql'] },
   generates: {
     'src/modules/types.generated.ts': {
       plugins: ['typescript', 'typescript-resolvers'],
@@ -42,6 +45,22 @@ const config: CodegenConfig = {
           Milestone: model('Milestone'),
           Objective: model('Objective'),
           PublishEditionPayload: mapper('milestones', 'PublishEditionPayload'),
+        },
+      },
+    },
+    'tests/kit/gql/': {
+      documents: ['tests/**/*.ts', '!tests/kit/gql/**'],
+      preset: 'client',
+      presetConfig: { fragmentMasking: false },
+      config: {
+        useTypeImports: true,
+        enumType: 'string-literal',
+        importExtension: '.ts',
+        // As the answers arrive: JSON.
+        scalars: {
+          ID: { input: 'string | number', output: 'string' },
+          DateTime: { input: 'string', output: 'string' },
+          JSONObject: { input: 'Record<string, unknown>', output: 'Record<string, unknown>' },
         },
       },
     },

@@ -1,41 +1,69 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { expect } from 'vitest';
-import type { Gateway, GraphQLAnswer } from './gateway.ts';
+import { documentText, type Gateway, type GraphQLAnswer } from './gateway.ts';
 import { ids, tokens } from './fixture.ts';
+import { graphql } from './gql/index.ts';
+import type { FinishLessonMutation, FinishLessonMutationVariables } from './gql/graphql.ts';
 
 // finish_lesson as the tests drive it (docs/contract.md, finish_lesson): the GraphQL mutation, the URL it
 // answers, and what it leaves in the database.
 
-const PAYLOAD = `
+/** GraphQL `finishLesson`, asking for the whole payload. */
+export const FINISH_LESSON = graphql(`
+  mutation FinishLesson($id: ID!, $input: FinishLessonInput!) {
+    finishLesson(id: $id, input: $input) {
       followUpUrl
       classroomActivity { id locked pinned completed editionId }
       followUpClassroomActivity {
         id locked pinned completed assignedStudentIds assignOnJoin
         activity { id } classroom { id } unit { id }
-      }`;
+      }
+    }
+  }
+`);
 
-/** GraphQL `finishLesson`, asking for `selection` of its payload (the whole payload by default). */
-export const finishLessonMutation = (selection = PAYLOAD) => `
-  mutation FinishLesson($id: ID!, $input: FinishLessonInput!) {
-    finishLesson(id: $id, input: $input) { ${selection} }
-  }`;
+/** GraphQL `finishLesson`, asking for the URL alone, as REST does. */
+export const FINISH_LESSON_URL = graphql(`
+  mutation FinishLessonUrl($id: ID!, $input: FinishLessonInput!) {
+    finishLesson(id: $id, input: $input) { followUpUrl }
+  }
+`);
 
-export const FINISH_LESSON_MUTATION = finishLessonMutation();
+/** FINISH_LESSON's text, for the tests that send it themselves. */
+export const FINISH_LESSON_MUTATION = documentText(FINISH_LESSON);
 
-/** Sends finishLesson as the owner (`token: null`: with no token), asking for the whole payload unless `selection` says otherwise. */
+export type FinishLessonOptions = { id?: string | number; token?: string | null };
+
+/**
+ * Sends finishLesson as the owner (`token: null`: with no token), asking for the whole payload (FINISH_LESSON)
+ * unless `document` asks for less. `input` is sent as it is, valid or not; the answer has the document's type.
+ */
 export function finishLesson(
   gateway: Gateway,
   input: Record<string, unknown>,
-  options: { id?: string | number; token?: string | null; selection?: string } = {},
+  options?: FinishLessonOptions,
+): Promise<GraphQLAnswer<FinishLessonMutation>>;
+export function finishLesson<Result>(
+  gateway: Gateway,
+  input: Record<string, unknown>,
+  options: FinishLessonOptions,
+  document: TypedDocumentNode<Result, FinishLessonMutationVariables>,
+): Promise<GraphQLAnswer<Result>>;
+export function finishLesson(
+  gateway: Gateway,
+  input: Record<string, unknown>,
+  options: FinishLessonOptions = {},
+  document: TypedDocumentNode<unknown, FinishLessonMutationVariables> = FINISH_LESSON,
 ): Promise<GraphQLAnswer> {
   const token = options.token === null ? undefined : (options.token ?? tokens.owner);
-  return gateway.graphql(finishLessonMutation(options.selection), { id: String(options.id ?? ids.classroomActivity), input }, token);
+  return gateway.graphql(documentText(document), { id: String(options.id ?? ids.classroomActivity), input }, token);
 }
 
 /** The payload of a finishLesson answer that must have succeeded. */
-export function finishLessonPayload(answer: GraphQLAnswer) {
+export function finishLessonPayload<Payload>(answer: GraphQLAnswer<{ finishLesson: Payload }>): Payload {
   expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
   expect(answer.status).toBe(200);
-  return answer.data.finishLesson;
+  return answer.data!.finishLesson;
 }
 
 /** APP_URL when it is not set. */

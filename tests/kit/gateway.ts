@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { print, type DocumentNode } from 'graphql';
 import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/app.ts';
@@ -18,11 +20,19 @@ export { freshServerDatabase } from './template.ts';
 export { tables };
 
 export type RestAnswer = { status: number; body: any; headers: Record<string, unknown>; text: string };
+/** An answer over HTTP: `T` is the data a typed document selects (`any` for a document sent as text). */
 export type GraphQLAnswer<T = any> = {
   status: number;
-  data?: T;
+  data?: T | null;
   errors?: { message: string; path?: string[]; extensions?: Record<string, any> }[];
 };
+
+/** The variables, then the token: the variables may be left out when the document requires none. */
+export type VariablesAndToken<Variables> =
+  Record<string, never> extends Variables ? [variables?: Variables, token?: string] : [variables: Variables, token?: string];
+
+/** A document's text: a typed document (tests/kit/gql) printed, text as it is. */
+export const documentText = (document: string | DocumentNode): string => (typeof document === 'string' ? document : print(document));
 
 export type Gateway = {
   app: FastifyInstance;
@@ -35,7 +45,16 @@ export type Gateway = {
     path: string,
     options?: { token?: string; body?: unknown; headers?: Record<string, string>; payload?: string | Buffer },
   ): Promise<RestAnswer>;
-  graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GraphQLAnswer<T>>;
+  /**
+   * POST /graphql with `variables` and, if given, `token` as a Bearer token. A typed document of tests/kit/gql
+   * (docs/testing.md, Typed documents) is sent as its printed text, and its answer and variables are typed;
+   * a document sent as text (built at run time, or deliberately invalid) answers `any`.
+   */
+  graphql<Result, Variables>(
+    document: TypedDocumentNode<Result, Variables>,
+    ...rest: VariablesAndToken<Variables>
+  ): Promise<GraphQLAnswer<Result>>;
+  graphql(query: string, variables?: Record<string, unknown>, token?: string): Promise<GraphQLAnswer>;
   /**
    * Empties every table, then loads `data` (the shared fixture by default); returns once the app's token
    * cache heard of it (`writeTokensOrUsers`): no token verified before is remembered. Without `data`, on a
@@ -194,11 +213,12 @@ async function startOn(
       }
       return { status: response.statusCode, body, headers: response.headers, text: response.body };
     },
-    async graphql(query, variables = {}, token) {
+    async graphql(document: string | DocumentNode, variables: unknown = {}, token?: string) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (token) headers.authorization = `Bearer ${token}`;
-      const response = await app.inject({ method: 'POST', url: '/graphql', headers, payload: JSON.stringify({ query, variables }) });
-      return { status: response.statusCode, ...JSON.parse(response.body) };
+      const payload = JSON.stringify({ query: documentText(document), variables });
+      const response = await app.inject({ method: 'POST', url: '/graphql', headers, payload });
+      return { status: response.statusCode, ...JSON.parse(response.body) } as GraphQLAnswer;
     },
     async reset(data?: unknown) {
       if (data === undefined && kit) return kitReset();

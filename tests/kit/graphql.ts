@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import type { ResultOf } from '@graphql-typed-document-node/core';
 import { expect } from 'vitest';
 import type { Gateway, GraphQLAnswer } from './gateway.ts';
 import { ids, tokens } from './fixture.ts';
+import { graphql } from './gql/index.ts';
 
 // Reading the world back through GraphQL, as a client would, and the error codes of an answer.
 
@@ -16,7 +18,7 @@ export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8'
 /** The answer to `{ viewer }` with `token`, and the SQL statements it cost. */
 export async function viewerWith(gateway: Gateway, token: string) {
   const before = gateway.statements();
-  const answer = await gateway.graphql('{ viewer { id name role } }', {}, token);
+  const answer = await gateway.graphql(graphql(`query ViewerWith { viewer { id name role } }`), {}, token);
   return { answer, statements: gateway.statements() - before };
 }
 
@@ -29,32 +31,27 @@ export async function expectCached(gateway: Gateway, token: string) {
 }
 
 /** The nested classroom-activity query the lesson screen makes. */
-export const NESTED_CLASSROOM_ACTIVITY_QUERY = `query($id: ID!) {
+export const NESTED_CLASSROOM_ACTIVITY_QUERY = graphql(`query NestedClassroomActivity($id: ID!) {
   classroomActivity(id: $id) {
     classroom { teacher { name } }
     unit { name }
     studentNames { activitySessionUid name }
     sessions { uid state student { name } conceptResults { concept { uid } questionType metadata } }
   }
-}`;
+}`);
 
-export type SessionState = {
-  uid: string;
-  state: string;
-  percentage: number | null;
-  completedAt: string | null;
-  isFinalScore: boolean;
-  conceptResults: { concept: { uid: string }; questionType: string; metadata: Record<string, unknown> }[];
-};
+const CLASSROOM_ACTIVITY_STATE = graphql(`
+  query ClassroomActivityState($id: ID!) {
+    classroomActivity(id: $id) {
+      locked pinned completed editionId
+      sessions { uid state percentage completedAt isFinalScore conceptResults { concept { uid } questionType metadata } }
+    }
+  }
+`);
 
-export type ClassroomActivityState = {
-  locked: boolean;
-  pinned: boolean;
-  completed: boolean;
-  editionId: string | null;
-  /** The visible sessions only. */
-  sessions: SessionState[];
-};
+/** A classroom activity as readClassroomActivity reads it: the visible sessions only. */
+export type ClassroomActivityState = NonNullable<ResultOf<typeof CLASSROOM_ACTIVITY_STATE>['classroomActivity']>;
+export type SessionState = ClassroomActivityState['sessions'][number];
 
 /** What a teacher of the classroom sees of a classroom activity through GraphQL (null when unknown or hidden). */
 export async function readClassroomActivity(
@@ -62,18 +59,9 @@ export async function readClassroomActivity(
   id: number = ids.classroomActivity,
   token: string = tokens.owner,
 ): Promise<ClassroomActivityState | null> {
-  const answer = await gateway.graphql(
-    `query ($id: ID!) {
-      classroomActivity(id: $id) {
-        locked pinned completed editionId
-        sessions { uid state percentage completedAt isFinalScore conceptResults { concept { uid } questionType metadata } }
-      }
-    }`,
-    { id: String(id) },
-    token,
-  );
+  const answer = await gateway.graphql(CLASSROOM_ACTIVITY_STATE, { id: String(id) }, token);
   expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
-  return answer.data.classroomActivity;
+  return answer.data!.classroomActivity;
 }
 
 /** The names of the milestones and objectives the token's user sees as theirs. */
@@ -81,10 +69,15 @@ export async function viewerAchievements(
   gateway: Gateway,
   token: string = tokens.owner,
 ): Promise<{ milestones: string[]; objectives: string[] }> {
-  const answer = await gateway.graphql('{ viewer { milestones { name } objectives { name } } }', {}, token);
+  const answer = await gateway.graphql(
+    graphql(`query ViewerAchievements { viewer { milestones { name } objectives { name } } }`),
+    {},
+    token,
+  );
   expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
   const names = (list: { name: string }[]) => list.map((item) => item.name);
-  return { milestones: names(answer.data.viewer.milestones), objectives: names(answer.data.viewer.objectives) };
+  const viewer = answer.data!.viewer!;
+  return { milestones: names(viewer.milestones), objectives: names(viewer.objectives) };
 }
 
 /** The names of the milestones the token's user sees as theirs. */

@@ -1,16 +1,24 @@
 import { Writable } from 'node:stream';
+import type { FormattedExecutionResult } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import type pg from 'pg';
 import WebSocket from 'ws';
 import { LISTENER_APPLICATION_NAME } from '../../src/db/listener.ts';
-import { startGateway, type Gateway, type GatewayOptions } from './gateway.ts';
+import { documentText, startGateway, type Gateway, type GatewayOptions } from './gateway.ts';
+import { graphql } from './gql/index.ts';
+import type { FollowSubscription } from './gql/graphql.ts';
 
 // Live lessons as a client sees them: a gateway listening on a real port, and graphql-ws clients on it.
 
-export const LESSON_EVENTS = `
+/** A classroom activity's live events: the typed document (its answers' type), and its text, which graphql-ws clients send. */
+export const FOLLOW = graphql(`
   subscription Follow($id: ID!) {
     lessonEvents(classroomActivityId: $id) { kind classroomActivityId locked pinned completed followUpUrl at }
-  }`;
+  }`);
+export const LESSON_EVENTS = documentText(FOLLOW);
+
+/** One event of FOLLOW. */
+export type LessonEvent = FollowSubscription['lessonEvents'];
 
 export type ListeningGateway = Gateway & {
   wsUrl: string;
@@ -63,13 +71,13 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, what:
 export type Follower = {
   client: Client;
   /** Every `next` payload received, in order. */
-  results: any[];
+  results: FormattedExecutionResult<FollowSubscription, unknown>[];
   /** The events (data.lessonEvents) received, in order. */
-  events(): any[];
+  events(): LessonEvent[];
   /** Settles when the subscription ends: 'complete', or the error it ended with. */
   ended: Promise<{ complete: true } | { error: any }>;
   /** Resolves once `count` events arrived. */
-  waitForEvents(count: number): Promise<any[]>;
+  waitForEvents(count: number): Promise<LessonEvent[]>;
 };
 
 /** A graphql-ws client (with `token`, in connection_init) following one classroom activity. */
@@ -86,14 +94,14 @@ export function follow(
     connectionParams: token ? { authorization: `Bearer ${token}` } : {},
     on: options.closed ? { closed: options.closed } : {},
   });
-  const results: any[] = [];
+  const results: FormattedExecutionResult<FollowSubscription, unknown>[] = [];
   const ended = new Promise<{ complete: true } | { error: any }>((resolve) => {
-    client.subscribe(
+    client.subscribe<FollowSubscription>(
       { query: LESSON_EVENTS, variables: { id: String(classroomActivityId) } },
       { next: (value) => void results.push(value), error: (error) => resolve({ error }), complete: () => resolve({ complete: true }) },
     );
   });
-  const events = () => results.filter((result) => result.data?.lessonEvents).map((result) => result.data.lessonEvents);
+  const events = () => results.flatMap((result) => (result.data?.lessonEvents ? [result.data.lessonEvents] : []));
   return {
     client,
     results,

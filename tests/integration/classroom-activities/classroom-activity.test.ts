@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fixture, fixtureWithRecords, ids, lessonStudentNames, names, tokens, uids } from '../../kit/fixture.ts';
 import { gatewayForTests } from '../../kit/gateway.ts';
 import { errorCodes as codes, NESTED_CLASSROOM_ACTIVITY_QUERY as NESTED, readClassroomActivity } from '../../kit/graphql.ts';
+import { graphql } from '../../kit/gql/index.ts';
 
 // The classroom activities module through GraphQL (docs/contract.md, GraphQL): Query.classroomActivity
 // and Mutation.unpinAndLock, and who may use them. finishLesson: finish-lesson*.test.ts; what the reads
@@ -9,7 +10,7 @@ import { errorCodes as codes, NESTED_CLASSROOM_ACTIVITY_QUERY as NESTED, readCla
 
 const gateway = gatewayForTests();
 
-const FULL = `query($id: ID!) {
+const FULL = graphql(`query ClassroomActivityFull($id: ID!) {
   classroomActivity(id: $id) {
     id
     activity { id uid name }
@@ -19,10 +20,10 @@ const FULL = `query($id: ID!) {
     studentNames { activitySessionUid name }
     sessions { uid state percentage completedAt isFinalScore student { id name } conceptResults { concept { uid name } questionType metadata } }
   }
-}`;
+}`);
 
-const FLAGS = `query($id: ID!) { classroomActivity(id: $id) { id locked pinned completed } }`;
-const UNPIN = `mutation($id: ID!) { unpinAndLock(id: $id) { id locked pinned completed } }`;
+const FLAGS = graphql(`query ClassroomActivityFlags($id: ID!) { classroomActivity(id: $id) { id locked pinned completed } }`);
+const UNPIN = graphql(`mutation UnpinAndLockFlags($id: ID!) { unpinAndLock(id: $id) { id locked pinned completed } }`);
 
 const WRONG_TOKEN = 'wrong-token-0123456789abcdef';
 
@@ -79,7 +80,7 @@ describe('Query.classroomActivity', () => {
   it('answers every field of the classroom activity', async () => {
     const answer = await gateway.graphql(FULL, { id: String(ids.classroomActivity) }, tokens.owner);
     expect(answer.errors).toBeUndefined();
-    const classroomActivity = answer.data.classroomActivity;
+    const classroomActivity = answer.data!.classroomActivity!;
     expect(classroomActivity).toMatchObject({
       id: String(ids.classroomActivity),
       activity: { id: String(ids.lesson), uid: uids.lesson, name: 'Parallel Structure' },
@@ -134,7 +135,7 @@ describe('Query.classroomActivity', () => {
     );
     const answer = await gateway.graphql(FULL, { id: '300' }, tokens.coteacher);
     expect(answer.errors).toBeUndefined();
-    expect(answer.data.classroomActivity).toMatchObject({
+    expect(answer.data!.classroomActivity).toMatchObject({
       unit: null,
       dueDate: '2026-03-01T13:30:00.000Z',
       locked: true,
@@ -153,7 +154,7 @@ describe('Query.classroomActivity', () => {
   it('lists no sessions when there are none', async () => {
     await gateway.reset({ ...fixture(), activitySessions: [] });
     const answer = await gateway.graphql(NESTED, { id: String(ids.classroomActivity) }, tokens.owner);
-    expect(answer.data.classroomActivity).toMatchObject({ studentNames: [], sessions: [] });
+    expect(answer.data!.classroomActivity).toMatchObject({ studentNames: [], sessions: [] });
   });
 
   it('is FORBIDDEN to everyone when its classroom has no teachers', async () => {
@@ -171,7 +172,7 @@ describe('Query.classroomActivity', () => {
   it('is open to a co-teacher of the classroom', async () => {
     const answer = await gateway.graphql(NESTED, { id: String(ids.classroomActivity) }, tokens.coteacher);
     expect(answer.errors).toBeUndefined();
-    expect(answer.data.classroomActivity.classroom.teacher.name).toBe(names.owner);
+    expect(answer.data!.classroomActivity!.classroom.teacher!.name).toBe(names.owner);
   });
 
   it('is null when unknown or hidden, whoever asks', async () => {
@@ -201,7 +202,8 @@ describe('Query.classroomActivity', () => {
     // And the other way round: the owner of Period 1 may not read Period 9's.
     expect(codes(await gateway.graphql(NESTED, { id: String(ids.otherClassroomActivity) }, tokens.owner))).toEqual(['FORBIDDEN']);
     expect(
-      (await gateway.graphql(NESTED, { id: String(ids.otherClassroomActivity) }, tokens.otherTeacher)).data.classroomActivity.studentNames,
+      (await gateway.graphql(NESTED, { id: String(ids.otherClassroomActivity) }, tokens.otherTeacher)).data!.classroomActivity!
+        .studentNames,
     ).toEqual([{ activitySessionUid: uids.sessions.other, name: names.ben }]);
   });
 });
@@ -211,7 +213,7 @@ describe('Mutation.unpinAndLock', () => {
     const answer = await gateway.graphql(UNPIN, { id: String(ids.classroomActivity) }, tokens.owner);
     expect(answer.errors).toBeUndefined();
     expect(answer.data).toEqual({ unpinAndLock: { id: String(ids.classroomActivity), locked: true, pinned: false, completed: false } });
-    expect((await gateway.graphql(FLAGS, { id: String(ids.classroomActivity) }, tokens.owner)).data.classroomActivity).toEqual({
+    expect((await gateway.graphql(FLAGS, { id: String(ids.classroomActivity) }, tokens.owner)).data!.classroomActivity).toEqual({
       id: String(ids.classroomActivity),
       locked: true,
       pinned: false,
@@ -254,14 +256,14 @@ describe('Mutation.unpinAndLock', () => {
     for (let i = 0; i < 2; i += 1) {
       const answer = await gateway.graphql(UNPIN, { id: String(ids.classroomActivity) }, tokens.coteacher);
       expect(answer.errors).toBeUndefined();
-      expect(answer.data.unpinAndLock).toMatchObject({ locked: true, pinned: false });
+      expect(answer.data!.unpinAndLock).toMatchObject({ locked: true, pinned: false });
     }
   });
 
   it('changes only that classroom activity', async () => {
     await gateway.graphql(UNPIN, { id: String(ids.classroomActivity) }, tokens.owner);
     const other = await gateway.graphql(FLAGS, { id: String(ids.otherClassroomActivity) }, tokens.otherTeacher);
-    expect(other.data.classroomActivity).toMatchObject({ locked: false, pinned: true });
+    expect(other.data!.classroomActivity).toMatchObject({ locked: false, pinned: true });
   });
 
   it('answers NOT_FOUND for an unknown or hidden classroom activity, before checking credentials', async () => {

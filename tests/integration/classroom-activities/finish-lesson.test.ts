@@ -9,9 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { gatewayForTests, type GraphQLAnswer } from '../../kit/gateway.ts';
 import { conceptResultInput as result, fixture, fixtureEdited, fixtureWithRecords, ids, names, tokens, uids } from '../../kit/fixture.ts';
 import { readClassroomActivity, viewerMilestones } from '../../kit/graphql.ts';
+import { graphql } from '../../kit/gql/index.ts';
 import {
   COMPLETE_CUSTOMIZED_LESSON as COMPLETE,
   DEFAULT_APP_URL,
+  FINISH_LESSON_URL,
   finishLesson,
   finishLessonPayload,
   finishLessonState,
@@ -244,11 +246,13 @@ describe('rule 4: absent students’ sessions are deleted', () => {
     await finished({ conceptResults: [result(uids.sessions.ben), result(uids.sessions.ben, uids.concepts.compound, 2)] });
 
     const answer = await gateway.graphql(
-      'query ($id: ID!) { classroomActivity(id: $id) { studentNames { activitySessionUid name } sessions { uid } } }',
+      graphql(
+        `query LessonStudentNames($id: ID!) { classroomActivity(id: $id) { studentNames { activitySessionUid name } sessions { uid } } }`,
+      ),
       { id: String(ids.classroomActivity) },
       tokens.owner,
     );
-    expect(answer.data.classroomActivity).toEqual({
+    expect(answer.data!.classroomActivity).toEqual({
       studentNames: [{ activitySessionUid: uids.sessions.ben, name: names.ben }],
       sessions: [{ uid: uids.sessions.ben }],
     });
@@ -379,7 +383,7 @@ describe('rule 6: the follow-up', () => {
 
     // It is a classroom activity like any other: its teacher can read it.
     const read = await gateway.graphql(
-      'query ($id: ID!) { classroomActivity(id: $id) { classroom { name teacher { name } } } }',
+      graphql(`query FollowUpClassroom($id: ID!) { classroomActivity(id: $id) { classroom { name teacher { name } } } }`),
       { id: String(followUp.id) },
       tokens.owner,
     );
@@ -596,7 +600,7 @@ describe('statements: as many whatever the input', () => {
   async function statementsFor(data: unknown, input: Input): Promise<number> {
     await gateway.reset(data);
     const before = gateway.statements();
-    finishLessonPayload(await finish(input, { selection: 'followUpUrl' }));
+    finishLessonPayload(await finishLesson(gateway, input, {}, FINISH_LESSON_URL));
     return gateway.statements() - before;
   }
 

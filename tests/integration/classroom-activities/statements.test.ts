@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fixture, ids, tokens } from '../../kit/fixture.ts';
-import { gatewayForTests } from '../../kit/gateway.ts';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { DocumentNode } from 'graphql';
+import { documentText, gatewayForTests, type GraphQLAnswer } from '../../kit/gateway.ts';
 import { NESTED_CLASSROOM_ACTIVITY_QUERY as NESTED } from '../../kit/graphql.ts';
+import { graphql } from '../../kit/gql/index.ts';
 import { classroomActivityPath } from '../../kit/rest.ts';
 
 // No N+1: the number of SQL statements the lesson screen's reads cost does not grow with the number of
@@ -41,16 +44,29 @@ function classWith(count: number) {
   };
 }
 
-async function cost(query: string, variables: Record<string, unknown>, token?: string) {
+type Cost<Answer> = { answer: Answer; statements: number };
+
+/** The answer to `query` and the statements it cost: typed for a typed document, not for one built at run time (text). */
+function cost<Result, Variables extends Record<string, unknown>>(
+  query: TypedDocumentNode<Result, Variables>,
+  variables: Variables,
+  token?: string,
+): Promise<Cost<GraphQLAnswer<Result>>>;
+function cost(query: string, variables: Record<string, unknown>, token?: string): Promise<Cost<GraphQLAnswer>>;
+async function cost(query: DocumentNode | string, variables: Record<string, unknown>, token?: string): Promise<Cost<GraphQLAnswer>> {
   const before = gateway.statements();
-  const answer = await gateway.graphql(query, variables, token);
+  const answer = await gateway.graphql(documentText(query), variables, token);
   const statements = gateway.statements() - before;
   expect(answer.errors).toBeUndefined();
   return { answer, statements };
 }
 
 /** The statements of a request with a token just read (after a reset), then of the same request again. */
-async function coldAndWarm(query: string, variables: Record<string, unknown>, token: string) {
+async function coldAndWarm<Result, Variables extends Record<string, unknown>>(
+  query: TypedDocumentNode<Result, Variables>,
+  variables: Variables,
+  token: string,
+) {
   const cold = await cost(query, variables, token);
   const warm = await cost(query, variables, token);
   expect(warm.answer).toEqual(cold.answer);
@@ -61,14 +77,14 @@ describe('statements per read of a classroom activity', () => {
   it('the nested classroom activity query is one statement (two with the token) with 2 sessions as with 40', async () => {
     await gateway.reset(classWith(2));
     const small = await coldAndWarm(NESTED, { id: String(ids.classroomActivity) }, tokens.owner);
-    expect(small.cold.answer.data.classroomActivity.sessions).toHaveLength(2);
-    expect(small.cold.answer.data.classroomActivity.sessions[1].conceptResults).toHaveLength(2);
+    expect(small.cold.answer.data!.classroomActivity!.sessions).toHaveLength(2);
+    expect(small.cold.answer.data!.classroomActivity!.sessions[1]!.conceptResults).toHaveLength(2);
 
     await gateway.reset(classWith(40));
     const large = await coldAndWarm(NESTED, { id: String(ids.classroomActivity) }, tokens.owner);
-    expect(large.cold.answer.data.classroomActivity.sessions).toHaveLength(40);
-    expect(large.cold.answer.data.classroomActivity.studentNames).toHaveLength(40);
-    expect(large.cold.answer.data.classroomActivity.sessions[39].conceptResults).toHaveLength(2);
+    expect(large.cold.answer.data!.classroomActivity!.sessions).toHaveLength(40);
+    expect(large.cold.answer.data!.classroomActivity!.studentNames).toHaveLength(40);
+    expect(large.cold.answer.data!.classroomActivity!.sessions[39]!.conceptResults).toHaveLength(2);
 
     console.log(`classroomActivity nested query: ${small.cold.statements} statements with 2 sessions, ${large.cold.statements} with 40`);
     // The token with its user; the classroom activity with its classroom, owner, unit, the viewer's
@@ -82,25 +98,25 @@ describe('statements per read of a classroom activity', () => {
 
   it('the same through fragments and aliases, and what the query does not select is not read', async () => {
     await gateway.reset(classWith(3));
-    const fragments = `query($id: ID!) {
-      lesson: classroomActivity(id: $id) { ...Lesson }
+    const fragments = graphql(`query LessonThroughFragments($id: ID!) {
+      lesson: classroomActivity(id: $id) { ...StatementsLesson }
     }
-    fragment Lesson on ClassroomActivity { ... on ClassroomActivity { people: sessions { ...Session } } classroom { name } }
-    fragment Session on ActivitySession { uid student { name } results: conceptResults { concept { uid } } }`;
+    fragment StatementsLesson on ClassroomActivity { ... on ClassroomActivity { people: sessions { ...StatementsSession } } classroom { name } }
+    fragment StatementsSession on ActivitySession { uid student { name } results: conceptResults { concept { uid } } }`);
     const { warm } = await coldAndWarm(fragments, { id: String(ids.classroomActivity) }, tokens.owner);
-    expect(warm.answer.data.lesson.people).toHaveLength(3);
-    expect(warm.answer.data.lesson.people[2].results).toHaveLength(2);
+    expect(warm.answer.data!.lesson!.people).toHaveLength(3);
+    expect(warm.answer.data!.lesson!.people[2]!.results).toHaveLength(2);
     expect(warm.statements).toBe(1);
 
     // The activity is not part of that statement: its own loader reads it, one statement more.
     const withActivity = await cost(
-      `query($id: ID!) { classroomActivity(id: $id) { activity { uid } sessions { uid } } }`,
+      graphql(`query ClassroomActivityWithActivity($id: ID!) { classroomActivity(id: $id) { activity { uid } sessions { uid } } }`),
       {
         id: String(ids.classroomActivity),
       },
       tokens.owner,
     );
-    expect(withActivity.answer.data.classroomActivity.sessions).toHaveLength(3);
+    expect(withActivity.answer.data!.classroomActivity!.sessions).toHaveLength(3);
     expect(withActivity.statements).toBe(2);
   });
 

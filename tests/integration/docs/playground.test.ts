@@ -6,6 +6,7 @@ import { newToken } from '../../../src/auth/tokens.ts';
 import { DEMO_CLASSROOM_ACTIVITY_ID, demoData } from '../../../src/demo/seed.ts';
 import { exampleTabs, type ExampleTab } from '../../../src/playground/examples.ts';
 import { startListeningGateway, waitFor, type ListeningGateway } from '../../kit/live.ts';
+import { graphql } from '../../kit/gql/index.ts';
 
 // The playground (docs/contract.md, Running it): GraphiQL served by the gateway itself, from npm packages, with nothing loaded
 // from another host; its example operations run as they are against the demo data.
@@ -118,7 +119,7 @@ describe('GET /graphql from a browser', () => {
   });
 
   it('leaves POST, and GET without text/html, to GraphQL', async () => {
-    expect(await gateway.graphql('{ __typename }')).toMatchObject({ status: 200, data: { __typename: 'Query' } });
+    expect(await gateway.graphql(graphql(`query Typename { __typename }`))).toMatchObject({ status: 200, data: { __typename: 'Query' } });
     const get = await gateway.app.inject({
       method: 'GET',
       url: '/graphql?query=%7B__typename%7D',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixture, ids, tokens } from '../../kit/fixture.ts';
 import { gatewayForTests } from '../../kit/gateway.ts';
+import { graphql } from '../../kit/gql/index.ts';
 
 // The hot reads' named statements (src/db/client.ts, SqlRead): how many a classroom activity's selections
 // make, and whether PostgreSQL keeps one plan for each. PGlite keeps no named statements, so what is left
@@ -64,8 +65,12 @@ describe.skipIf(!onServer)('a page of activities on a PostgreSQL server', () => 
       `INSERT INTO activities (uid, name) SELECT 'activity-' || n, 'Activity ' || n FROM generate_series(1, 5000) n`,
     );
     for (let page = 0; page < 12; page += 1) {
-      const answer = await gateway.graphql('{ activities(first: 20) { totalCount edges { node { id } } } }', {}, tokens.owner);
-      expect(answer.data.activities.totalCount).toBe(5000);
+      const answer = await gateway.graphql(
+        graphql(`query FirstActivities { activities(first: 20) { totalCount edges { node { id } } } }`),
+        {},
+        tokens.owner,
+      );
+      expect(answer.data!.activities.totalCount).toBe(5000);
     }
     // PostgreSQL plans a prepared statement for its parameters 5 times, then keeps a generic plan when it is
     // judged no worse. With the page size as a parameter (LIMIT $2), it was judged worse every time, and each

@@ -15,7 +15,7 @@ afterAll(() => gateway?.close());
 const activity = '/api/v1/activities/uids_and_flags';
 const get = (url: string, { ip = '10.0.0.1', token }: { ip?: string; token?: string } = {}) =>
   gateway.app.inject({ method: 'GET', url, remoteAddress: ip, headers: token ? { authorization: `Bearer ${token}` } : {} });
-const graphql = (ip: string, token?: string) =>
+const postViewer = (ip: string, token?: string) =>
   gateway.app.inject({
     method: 'POST',
     url: '/graphql',
@@ -39,14 +39,14 @@ describe('rate limit', () => {
   });
 
   it('GraphQL: signed-in callers are limited per token, whatever their IP, with the same envelope', async () => {
-    for (let i = 0; i < 3; i += 1) expect((await graphql(`10.1.0.${i}`, tokens.owner)).statusCode).toBe(200);
-    const limited = await graphql('10.1.0.9', tokens.owner);
+    for (let i = 0; i < 3; i += 1) expect((await postViewer(`10.1.0.${i}`, tokens.owner)).statusCode).toBe(200);
+    const limited = await postViewer('10.1.0.9', tokens.owner);
     expect(limited.statusCode).toBe(429);
     expect(limited.json().meta.status).toBe('rate_limited');
     expect(limited.headers['retry-after']).toBeDefined();
     // Another token from the same IP, and the same IP anonymously, are not affected.
-    expect((await graphql('10.1.0.9', tokens.coteacher)).statusCode).toBe(200);
-    expect((await graphql('10.1.0.9')).statusCode).toBe(200);
+    expect((await postViewer('10.1.0.9', tokens.coteacher)).statusCode).toBe(200);
+    expect((await postViewer('10.1.0.9')).statusCode).toBe(200);
   });
 });
 
@@ -54,7 +54,7 @@ describe('security headers', () => {
   it('every JSON answer forbids framing, sniffing and any active content', async () => {
     for (const response of [
       await get('/api/v1/activities/10', { ip: '10.2.0.1' }),
-      await graphql('10.2.0.2'),
+      await postViewer('10.2.0.2'),
       await get('/nowhere', { ip: '10.2.0.3' }),
     ]) {
       expect(response.headers['x-content-type-options']).toBe('nosniff');
@@ -90,7 +90,7 @@ describe('draining (set by main on SIGTERM)', () => {
       expect(rest.statusCode).toBe(503);
       expect(rest.json()).toEqual({ meta: { status: 'unavailable', message: expect.any(String), errors: null } });
       expect(rest.headers.connection).toBe('close');
-      expect((await graphql('10.3.0.1')).statusCode).toBe(503);
+      expect((await postViewer('10.3.0.1')).statusCode).toBe(503);
       expect((await get('/healthz', { ip: '10.3.0.1' })).statusCode).toBe(200);
     } finally {
       lifecycle.draining = false;

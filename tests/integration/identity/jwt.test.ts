@@ -15,6 +15,7 @@ import {
   type SigningKey,
 } from '../../kit/identity.ts';
 import { classroomActivityPath, unauthorizedBody } from '../../kit/rest.ts';
+import { graphql } from '../../kit/gql/index.ts';
 
 // JWTs from the platform's identity provider (docs/identity.md): verified against its JWKS or a static key,
 // each check refusing with 401 (never anonymous), the provider's outage 503; the user is the gateway's own.
@@ -23,7 +24,8 @@ const owner = String(ids.owner);
 
 const studentNames = (gateway: Gateway, authorization: string) =>
   gateway.rest('GET', classroomActivityPath('student_names'), { headers: { authorization } });
-const viewerOf = async (gateway: Gateway, jwt: string) => await gateway.graphql('{ viewer { id name role } }', {}, jwt);
+const VIEWER = graphql(`query JwtViewer { viewer { id name role } }`);
+const viewerOf = async (gateway: Gateway, jwt: string) => await gateway.graphql(VIEWER, {}, jwt);
 
 /** A 401 as REST answers a credential that fails: the envelope and the Bearer challenge. */
 async function expectRefused(gateway: Gateway, jwt: string) {
@@ -38,7 +40,7 @@ async function expectRefused(gateway: Gateway, jwt: string) {
 async function expectAccepted(gateway: Gateway, jwt: string, userId = owner) {
   const answer = await studentNames(gateway, `Bearer ${jwt}`);
   expect(answer.status, answer.text).toBe(userId === owner ? 200 : 403);
-  expect((await viewerOf(gateway, jwt)).data.viewer.id).toBe(userId);
+  expect((await viewerOf(gateway, jwt)).data!.viewer!.id).toBe(userId);
 }
 
 // The clock is moved on (the key set's cooldown and cache age) within a test only: it is put back after each.
@@ -66,7 +68,7 @@ describe('JWTs verified against a JWKS', () => {
 
   it('accepts RS256, ES256 and EdDSA, and takes role and name from the database, not the token', async () => {
     for (const key of [rsa, ec, ed]) await expectAccepted(gateway, await jwtFor(key, { sub: owner, role: 'staff', name: 'Mallory' }));
-    expect((await viewerOf(gateway, await jwtFor(rsa, { sub: owner, role: 'staff' }))).data.viewer).toEqual({
+    expect((await viewerOf(gateway, await jwtFor(rsa, { sub: owner, role: 'staff' }))).data!.viewer).toEqual({
       id: owner,
       name: 'Ada Park',
       role: 'TEACHER',

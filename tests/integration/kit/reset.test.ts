@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { fixture, ids, tokens } from '../../kit/fixture.ts';
 import { gatewayForTests, tables } from '../../kit/gateway.ts';
 import { expectCached, viewerWith } from '../../kit/graphql.ts';
+import { graphql } from '../../kit/gql/index.ts';
 
 // The kit's reset between tests (tests/kit/template.ts): whatever a test wrote, and however, the next test
 // finds the shared fixture exactly as loading it through the import leaves it, id sequences included, and
@@ -41,7 +42,11 @@ describe('between tests', () => {
   });
 
   it('what a test wrote is undone, through the API or through SQL', async () => {
-    const created = await gateway.graphql('mutation { createActivity(input: { name: "Extra" }) { id } }', {}, tokens.staff);
+    const created = await gateway.graphql(
+      graphql(`mutation CreateExtraActivity { createActivity(input: { name: "Extra" }) { id } }`),
+      {},
+      tokens.staff,
+    );
     expect(created.errors).toBeUndefined();
     await gateway.writeTokensOrUsers((prisma) => prisma.$executeRawUnsafe(`DELETE FROM users WHERE id = ${ids.otherTeacher}`));
     expect(await contents()).not.toBe(imported);

@@ -1,6 +1,8 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixture, ids, tokens, uids } from '../../kit/fixture.ts';
 import { finishLesson } from '../../kit/finish-lesson.ts';
+import { graphql } from '../../kit/gql/index.ts';
 import { follow, startListeningGateway, type Follower, type ListeningGateway } from '../../kit/live.ts';
 import { classroomActivityPath, finishLessonPath, ISO_8601, multipartForm, urlEncodedForm } from '../../kit/rest.ts';
 
@@ -25,8 +27,8 @@ function liveFixture() {
   };
 }
 
-const LAUNCH = `mutation Launch($id: ID!) { launchLesson(id: $id) { id locked pinned sessions { student { id } state } } }`;
-const UNPIN_AND_LOCK = `mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }`;
+const LAUNCH = graphql(`mutation Launch($id: ID!) { launchLesson(id: $id) { id locked pinned sessions { student { id } state } } }`);
+const UNPIN_AND_LOCK = graphql(`mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }`);
 const FOLLOW_UP_URL = /^http:\/\/localhost:3000\/teachers\/classroom_activities\/\d+\/activity_from_classroom_activity$/;
 const benResult = {
   activitySessionUid: uids.sessions.ben,
@@ -67,8 +69,9 @@ async function refused(token: string | undefined, id: string | number, code: str
   return follower;
 }
 
-async function graphql(query: string, id: number, token: string = tokens.owner) {
-  const answer = await gateway.graphql(query, { id: String(id) }, token);
+/** Sends `document` about classroom activity `id`, as the owner unless `token` says otherwise. */
+async function send<Result>(document: TypedDocumentNode<Result, { id: string | number }>, id: number, token: string = tokens.owner) {
+  const answer = await gateway.graphql(document, { id: String(id) }, token);
   return answer;
 }
 
@@ -85,18 +88,18 @@ describe('lessonEvents', () => {
     const teacher = await following(tokens.coteacher);
     const student = await following(tokens.student);
 
-    const launched = await graphql(LAUNCH, ids.classroomActivity);
+    const launched = await send(LAUNCH, ids.classroomActivity);
     expect(launched.errors).toBeUndefined();
-    expect((await graphql(UNPIN_AND_LOCK, ids.classroomActivity)).errors).toBeUndefined();
+    expect((await send(UNPIN_AND_LOCK, ids.classroomActivity)).errors).toBeUndefined();
     const finished = await finishLesson(gateway, { followUp: true, conceptResults: [benResult] });
     expect(finished.errors).toBeUndefined();
 
     const expected = [
       event('LAUNCHED', { locked: false, pinned: true, completed: false }),
       event('LOCKED', { locked: true, pinned: false, completed: false }),
-      event('FINISHED', { locked: true, pinned: false, completed: true, followUpUrl: finished.data.finishLesson.followUpUrl }),
+      event('FINISHED', { locked: true, pinned: false, completed: true, followUpUrl: finished.data!.finishLesson.followUpUrl }),
     ];
-    expect(finished.data.finishLesson.followUpUrl).toMatch(FOLLOW_UP_URL);
+    expect(finished.data!.finishLesson.followUpUrl).toMatch(FOLLOW_UP_URL);
     expect(await teacher.waitForEvents(3)).toEqual(expected);
     expect(await student.waitForEvents(3)).toEqual(expected);
   });
@@ -121,20 +124,20 @@ describe('lessonEvents', () => {
 
     const events = await teacher.waitForEvents(3);
     expect(events.map((e) => e.kind)).toEqual(['LOCKED', 'FINISHED', 'LOCKED']);
-    expect(events[1].followUpUrl).toBe(first.body.follow_up_url ?? first.body.data?.follow_up_url);
+    expect(events[1]!.followUpUrl).toBe(first.body.follow_up_url ?? first.body.data?.follow_up_url);
   });
 
   it('sends nothing for a refused or rolled-back change', async () => {
     const teacher = await following(tokens.owner);
     // Refused: another teacher, no token.
-    expect((await graphql(LAUNCH, ids.classroomActivity, tokens.otherTeacher)).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect((await send(LAUNCH, ids.classroomActivity, tokens.otherTeacher)).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect((await gateway.graphql(UNPIN_AND_LOCK, { id: String(ids.classroomActivity) })).errors?.[0]?.extensions?.code).toBe(
       'UNAUTHENTICATED',
     );
     // Rolled back: the lesson was updated (and the event queued) before an unknown concept failed it.
     const rolledBack = await finishLesson(gateway, { conceptResults: [{ ...benResult, conceptUid: 'no-such-concept' }] });
     expect(rolledBack.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    expect((await graphql(LAUNCH, ids.classroomActivity)).errors).toBeUndefined();
+    expect((await send(LAUNCH, ids.classroomActivity)).errors).toBeUndefined();
 
     const events = await teacher.waitForEvents(1);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -151,7 +154,7 @@ describe('lessonEvents', () => {
       refused(tokens.owner, 'not-an-id', 'NOT_FOUND'),
     ]);
     const teacher = await following(tokens.owner);
-    await graphql(LAUNCH, ids.classroomActivity);
+    await send(LAUNCH, ids.classroomActivity);
     await teacher.waitForEvents(1);
     for (const outsider of outsiders) expect(outsider.events()).toEqual([]);
   });
@@ -186,10 +189,10 @@ describe('lessonEvents', () => {
 
   it('launchLesson: the only pinned lesson of its classroom; assigned students without a session get an unstarted one', async () => {
     await gateway.database.prisma.$executeRawUnsafe(`DELETE FROM activity_sessions WHERE id = ${ids.sessions.dev}`);
-    const answer = await graphql(LAUNCH, ids.classroomActivity);
+    const answer = await send(LAUNCH, ids.classroomActivity);
     expect(answer.errors).toBeUndefined();
-    expect(answer.data.launchLesson).toMatchObject({ locked: false, pinned: true });
-    const states = answer.data.launchLesson.sessions.map((s: any) => [s.student.id, s.state]);
+    expect(answer.data!.launchLesson).toMatchObject({ locked: false, pinned: true });
+    const states = answer.data!.launchLesson.sessions.map((s) => [s.student.id, s.state]);
     expect(states).toEqual(expect.arrayContaining([[String(ids.students[2]), 'UNSTARTED']]));
     expect(states).toHaveLength(3);
     const pinned = await gateway.database.prisma.classroomActivity.findMany({ where: { classroomId: ids.classroom, pinned: true } });
@@ -199,7 +202,7 @@ describe('lessonEvents', () => {
   it('concurrent launches in one classroom leave exactly one pinned, and each sends its event', async () => {
     const teacher = await following(tokens.owner);
     const answers = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => graphql(LAUNCH, i % 2 === 0 ? ids.classroomActivity : SECOND_LESSON)),
+      Array.from({ length: 6 }, (_, i) => send(LAUNCH, i % 2 === 0 ? ids.classroomActivity : SECOND_LESSON)),
     );
     for (const answer of answers) expect(answer.errors).toBeUndefined();
     const pinned = await gateway.database.prisma.classroomActivity.findMany({ where: { classroomId: ids.classroom, pinned: true } });

@@ -8,10 +8,11 @@ import { gatewayForTests } from '../../kit/gateway.ts';
 import { ids, names, tokens } from '../../kit/fixture.ts';
 import { errorCodes, viewerAchievements } from '../../kit/graphql.ts';
 import { COMPLETE_CUSTOMIZED_LESSON as COMPLETE, PUBLISH_CUSTOMIZED_LESSON as PUBLISH } from '../../kit/finish-lesson.ts';
+import { graphql } from '../../kit/gql/index.ts';
 
 const gateway = gatewayForTests();
 
-const PUBLISH_EDITION = 'mutation { publishEdition { user { id name } } }';
+const PUBLISH_EDITION = graphql(`mutation PublishEditionUser { publishEdition { user { id name } } }`);
 const publish = (token?: string) => gateway.graphql(PUBLISH_EDITION, {}, token);
 const prisma = () => gateway.database.prisma;
 

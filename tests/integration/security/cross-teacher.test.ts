@@ -8,6 +8,7 @@ import { getIntrospectionQuery, type IntrospectionQuery, type IntrospectionTypeR
 import { startGateway, type Gateway } from '../../kit/gateway.ts';
 import { ids, legacyResult, names, tokens, uids } from '../../kit/fixture.ts';
 import { basicAuth, classroomActivityPath, forbiddenBody, type ClassroomActivityRoute } from '../../kit/rest.ts';
+import { graphql } from '../../kit/gql/index.ts';
 
 let gateway: Gateway;
 let before: string;
@@ -186,7 +187,7 @@ describe('no way around the check', () => {
       '0x64',
     ]) {
       const answer = await gateway.graphql(
-        `query ($id: ID!) { classroomActivity(id: $id) { id classroom { name } studentNames { name } } }`,
+        graphql(`query ClassroomAndNames($id: ID!) { classroomActivity(id: $id) { id classroom { name } studentNames { name } } }`),
         { id },
         tokens.otherTeacher,
       );
@@ -209,9 +210,13 @@ describe('no way around the check', () => {
   });
 
   it('the viewer sees only their own milestones and objectives', async () => {
-    const answer = await gateway.graphql('{ viewer { id milestones { name } objectives { name } } }', {}, tokens.otherTeacher);
+    const answer = await gateway.graphql(
+      graphql(`query ViewerAchievementsById { viewer { id milestones { name } objectives { name } } }`),
+      {},
+      tokens.otherTeacher,
+    );
     expect(answer.errors).toBeUndefined();
-    expect(answer.data.viewer.id).toBe(String(ids.otherTeacher));
+    expect(answer.data!.viewer!.id).toBe(String(ids.otherTeacher));
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { routes } from '../../../src/rest/routes.ts';
 import { tokens } from '../../kit/fixture.ts';
 import { gatewayForTests } from '../../kit/gateway.ts';
+import { graphql } from '../../kit/gql/index.ts';
 
 // Ids in the path that no row can have: a NUL character (PostgreSQL cannot even hold it), numbers out of
 // range, and percent-encoding that is not UTF-8. Each is a clear client error in the REST envelope on
@@ -33,7 +34,7 @@ describe('ids no row can have, in the path of every REST route', () => {
 
 describe('the same ids through GraphQL', () => {
   it('activity(id:) with a NUL is null, not an error', async () => {
-    const answer = await gateway.graphql('query($id: ID!) { activity(id: $id) { uid } }', { id: 'x\u0000y' });
+    const answer = await gateway.graphql(graphql(`query ActivityUid($id: ID!) { activity(id: $id) { uid } }`), { id: 'x\u0000y' });
     expect(answer).toMatchObject({ status: 200, data: { activity: null } });
     expect(answer.errors).toBeUndefined();
   });

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ids, names, tokens } from '../../kit/fixture.ts';
 import { gatewayForTests, startGateway, type Gateway } from '../../kit/gateway.ts';
 import { errorCodes, expectCached, sha256, viewerWith } from '../../kit/graphql.ts';
+import { graphql } from '../../kit/gql/index.ts';
 
 // Each instance remembers the tokens it verified a moment ago (src/auth/token-cache.ts): a request with
 // such a token reads no token from the database. Whatever makes a token invalid or changes its user is
@@ -37,7 +38,7 @@ describe('on one instance', () => {
     const after = await viewerWith(gateway, tokens.coteacher);
     expect(errorCodes(after.answer)).toEqual(['UNAUTHENTICATED']);
     // Other tokens are unaffected.
-    expect((await viewerWith(gateway, tokens.owner)).answer.data.viewer.id).toBe(String(ids.owner));
+    expect((await viewerWith(gateway, tokens.owner)).answer.data!.viewer!.id).toBe(String(ids.owner));
   });
 
   it("a change to a cached token's user is seen at the next request", async () => {
@@ -49,7 +50,11 @@ describe('on one instance', () => {
     expect(after.answer.data).toEqual({ viewer: { id: String(ids.staff), name: 'Sam Teacher', role: 'TEACHER' } });
     expect(after.statements).toBe(1);
     // Staff no more: refused where staff only may go.
-    const create = await gateway.graphql('mutation { createActivity(input: { name: "x" }) { id } }', {}, tokens.staff);
+    const create = await gateway.graphql(
+      graphql(`mutation CreateActivityX { createActivity(input: { name: "x" }) { id } }`),
+      {},
+      tokens.staff,
+    );
     expect(errorCodes(create)).toEqual(['FORBIDDEN']);
   });
 

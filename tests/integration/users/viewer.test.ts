@@ -2,14 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { ids, names, tokens } from '../../kit/fixture.ts';
 import { gatewayForTests } from '../../kit/gateway.ts';
 import { errorCodes as codes } from '../../kit/graphql.ts';
+import { graphql } from '../../kit/gql/index.ts';
 
 // The users module through GraphQL (docs/contract.md, GraphQL and Who may do what): Query.viewer, and who
 // may read a user's milestones and objectives.
 
 const gateway = gatewayForTests();
 
-const VIEWER = '{ viewer { id name role milestones { name } objectives { name } } }';
-const PUBLISH_EDITION = 'mutation { publishEdition { user { id } } }';
+const VIEWER = graphql(`query Viewer { viewer { id name role milestones { name } objectives { name } } }`);
+const PUBLISH_EDITION = graphql(`mutation PublishEdition { publishEdition { user { id } } }`);
+const VIEWER_ROLE = graphql(`query ViewerRole { viewer { id role } }`);
 
 describe('Query.viewer', () => {
   it('is null for an anonymous caller', async () => {
@@ -22,17 +24,17 @@ describe('Query.viewer', () => {
     expect((await gateway.graphql(VIEWER, {}, tokens.owner)).data).toEqual({
       viewer: { id: String(ids.owner), name: names.owner, role: 'TEACHER', milestones: [], objectives: [] },
     });
-    expect((await gateway.graphql('{ viewer { id role } }', {}, tokens.student)).data).toEqual({
+    expect((await gateway.graphql(VIEWER_ROLE, {}, tokens.student)).data).toEqual({
       viewer: { id: String(ids.students[0]), role: 'STUDENT' },
     });
-    expect((await gateway.graphql('{ viewer { id role } }', {}, tokens.staff)).data).toEqual({
+    expect((await gateway.graphql(VIEWER_ROLE, {}, tokens.staff)).data).toEqual({
       viewer: { id: String(ids.staff), role: 'STAFF' },
     });
   });
 
   it('answers UNAUTHENTICATED for a wrong token, never treating it as anonymous', async () => {
     for (const token of ['wrong-token-0123456789abcdef', `${tokens.owner}x`, tokens.owner.toUpperCase()]) {
-      const answer = await gateway.graphql('{ viewer { id } }', {}, token);
+      const answer = await gateway.graphql(graphql(`query ViewerId { viewer { id } }`), {}, token);
       expect(codes(answer), token).toEqual(['UNAUTHENTICATED']);
       expect(answer.data, token).toEqual({ viewer: null });
     }
@@ -42,19 +44,25 @@ describe('Query.viewer', () => {
     const published = await gateway.graphql(PUBLISH_EDITION, {}, tokens.owner);
     expect(published.errors).toBeUndefined();
     const answer = await gateway.graphql(VIEWER, {}, tokens.owner);
-    expect(answer.data.viewer).toMatchObject({
+    expect(answer.data!.viewer).toMatchObject({
       milestones: [{ name: 'Publish Customized Lesson' }],
       objectives: [{ name: 'Publish Customized Lesson' }],
     });
     // Someone else's are not theirs.
-    expect((await gateway.graphql(VIEWER, {}, tokens.coteacher)).data.viewer).toMatchObject({ milestones: [], objectives: [] });
+    expect((await gateway.graphql(VIEWER, {}, tokens.coteacher)).data!.viewer).toMatchObject({ milestones: [], objectives: [] });
   });
 });
 
 describe("another user's milestones and objectives", () => {
-  const TEACHER_MILESTONES = `query($id: ID!) { classroomActivity(id: $id) { classroom { teacher { id name milestones { name } } } } }`;
-  const TEACHER_OBJECTIVES = `query($id: ID!) { classroomActivity(id: $id) { classroom { teacher { id objectives { name } } } } }`;
-  const STUDENT_MILESTONES = `query($id: ID!) { classroomActivity(id: $id) { sessions { student { name milestones { name } } } } }`;
+  const TEACHER_MILESTONES = graphql(
+    `query TeacherMilestones($id: ID!) { classroomActivity(id: $id) { classroom { teacher { id name milestones { name } } } } }`,
+  );
+  const TEACHER_OBJECTIVES = graphql(
+    `query TeacherObjectives($id: ID!) { classroomActivity(id: $id) { classroom { teacher { id objectives { name } } } } }`,
+  );
+  const STUDENT_MILESTONES = graphql(
+    `query StudentMilestones($id: ID!) { classroomActivity(id: $id) { sessions { student { name milestones { name } } } } }`,
+  );
 
   it('are FORBIDDEN to everyone but the user themself', async () => {
     await gateway.graphql(PUBLISH_EDITION, {}, tokens.owner);
@@ -74,7 +82,7 @@ describe("another user's milestones and objectives", () => {
     // The owner reading their own milestones the same way is fine.
     const own = await gateway.graphql(TEACHER_MILESTONES, { id }, tokens.owner);
     expect(own.errors).toBeUndefined();
-    expect(own.data.classroomActivity.classroom.teacher).toEqual({
+    expect(own.data!.classroomActivity!.classroom.teacher).toEqual({
       id: String(ids.owner),
       name: names.owner,
       milestones: [{ name: 'Publish Customized Lesson' }],

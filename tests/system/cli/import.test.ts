@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixture, ids, lessonStudentNames, names, tokens, uids } from '../../kit/fixture.ts';
 import type { Gateway } from '../../kit/gateway.ts';
 import { freshTarget, runCommand, type Target } from '../../kit/commands.ts';
+import { graphql } from '../../kit/gql/index.ts';
 
 // `npm run db:import -- FILE.json`, run for real on a database of the test's own (migrated and empty, but
 // for the first test), then read back through the API. An embedded data folder can be opened by one
@@ -41,7 +42,7 @@ async function importFile(content: unknown, name = 'data.json') {
   return { path, ...(await runCommand('import', [path], target.env)) };
 }
 
-const NESTED = `query($id: ID!) {
+const NESTED = graphql(`query ImportedClassroomActivity($id: ID!) {
   classroomActivity(id: $id) {
     id locked pinned assignedStudentIds assignOnJoin
     activity { uid }
@@ -50,7 +51,7 @@ const NESTED = `query($id: ID!) {
     studentNames { activitySessionUid name }
     sessions { uid state student { name } conceptResults { concept { uid } questionType metadata } }
   }
-}`;
+}`);
 
 async function rowCounts(gateway: Gateway): Promise<Record<string, number>> {
   const rows = await gateway.database.prisma.$queryRawUnsafe<{ table_name: string; rows: number }[]>(`
@@ -98,7 +99,7 @@ describe('npm run db:import', () => {
           classification: { key: 'lessons', name: 'Quill Lessons' },
         });
         // Imported records keep the flags the file gives, even none.
-        expect((await gateway.graphql('{ activityFlags { uid flag } }')).data.activityFlags).toEqual([
+        expect((await gateway.graphql(graphql(`query ActivityFlags { activityFlags { uid flag } }`))).data!.activityFlags).toEqual([
           { uid: uids.lesson, flag: 'production' },
           { uid: uids.followUp, flag: 'production' },
           { uid: uids.lonelyActivity, flag: null },
@@ -107,7 +108,7 @@ describe('npm run db:import', () => {
         // The tokens of the file sign their users in.
         const nested = await gateway.graphql(NESTED, { id: String(ids.classroomActivity) }, tokens.owner);
         expect(nested.errors).toBeUndefined();
-        expect(nested.data.classroomActivity).toEqual({
+        expect(nested.data!.classroomActivity).toEqual({
           id: String(ids.classroomActivity),
           locked: false,
           pinned: true,
@@ -145,7 +146,7 @@ describe('npm run db:import', () => {
             { uid: uids.sessions.dev, state: 'UNSTARTED', student: { name: names.dev }, conceptResults: [] },
           ],
         });
-        expect((await gateway.graphql('{ viewer { id role } }', {}, tokens.staff)).data.viewer).toEqual({
+        expect((await gateway.graphql(graphql(`query ViewerRole { viewer { id role } }`), {}, tokens.staff)).data!.viewer).toEqual({
           id: String(ids.staff),
           role: 'STAFF',
         });
@@ -177,10 +178,10 @@ describe('npm run db:import', () => {
       await target.withGateway(async (gateway) => {
         expect(await rowCounts(gateway)).toEqual(countsBefore);
         expect(await contents(gateway)).toBe(contentsBefore);
-        expect((await gateway.graphql('{ activities { totalCount } }')).data.activities.totalCount).toBe(3);
-        const sessions = (await gateway.graphql(NESTED, { id: String(ids.classroomActivity) }, tokens.owner)).data.classroomActivity
+        expect((await gateway.graphql(graphql(`query ActivitiesCount { activities { totalCount } }`))).data!.activities.totalCount).toBe(3);
+        const sessions = (await gateway.graphql(NESTED, { id: String(ids.classroomActivity) }, tokens.owner)).data!.classroomActivity!
           .sessions;
-        expect(sessions.map((session: any) => session.conceptResults.length)).toEqual([1, 1, 0]);
+        expect(sessions.map((session) => session.conceptResults.length)).toEqual([1, 1, 0]);
       });
 
       // A changed record is updated in place, by id.
@@ -295,15 +296,17 @@ describe('npm run db:import', () => {
       expect((await importFile(data)).code).toBe(0);
       await target.withGateway(async (gateway) => {
         const created = await gateway.graphql(
-          'mutation { createActivity(input: { name: "Made after the import" }) { id flags } }',
+          graphql(`mutation CreateAfterImport { createActivity(input: { name: "Made after the import" }) { id flags } }`),
           {},
           tokens.staff,
         );
         expect(created.errors).toBeUndefined();
-        expect(Number(created.data.createActivity.id)).toBeGreaterThan(500);
-        expect(created.data.createActivity.flags).toEqual(['beta']);
+        expect(Number(created.data!.createActivity.id)).toBeGreaterThan(500);
+        expect(created.data!.createActivity.flags).toEqual(['beta']);
         // Milestones and objectives are not imported, but work alongside imported users.
-        expect((await gateway.graphql('mutation { publishEdition { user { id } } }', {}, tokens.owner)).errors).toBeUndefined();
+        expect(
+          (await gateway.graphql(graphql(`mutation PublishEdition { publishEdition { user { id } } }`), {}, tokens.owner)).errors,
+        ).toBeUndefined();
       });
 
       // A later import with higher ids moves them again.
@@ -312,12 +315,15 @@ describe('npm run db:import', () => {
       );
       await target.withGateway(async (gateway) => {
         const created = await gateway.graphql(
-          'mutation { createActivity(input: { name: "Made after the second import" }) { id } }',
+          graphql(`mutation CreateAfterSecondImport { createActivity(input: { name: "Made after the second import" }) { id } }`),
           {},
           tokens.staff,
         );
-        expect(Number(created.data.createActivity.id)).toBeGreaterThan(2000);
-        expect((await gateway.graphql('{ activities(first: 100) { totalCount } }')).data.activities.totalCount).toBe(7);
+        expect(Number(created.data!.createActivity.id)).toBeGreaterThan(2000);
+        expect(
+          (await gateway.graphql(graphql(`query ActivitiesCountUpTo100 { activities(first: 100) { totalCount } }`))).data!.activities
+            .totalCount,
+        ).toBe(7);
       });
     },
     SLOW,

@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, ids } from '../../kit/fixture.ts';
 import { freshTarget, runCommand, type Target } from '../../kit/commands.ts';
+import { graphql } from '../../kit/gql/index.ts';
 
 // `npm run token:create -- --user ID [--expires-in-days N]`, run for real; the token it prints then signs
 // the user in. An embedded data folder can be opened by one process at a time: every gateway is closed
 // before the next command runs.
 
 const SLOW = 240_000;
+const VIEWER_ID = graphql(`query ViewerId { viewer { id } }`);
 
 let target: Target;
 beforeAll(async () => {
@@ -33,7 +35,7 @@ describe('npm run token:create', () => {
       expect(result.stderr).not.toContain(token);
 
       await target.withGateway(async (gateway) => {
-        const viewer = await gateway.graphql('{ viewer { id name } }', {}, token);
+        const viewer = await gateway.graphql(graphql(`query ViewerName { viewer { id name } }`), {}, token);
         expect(viewer.errors).toBeUndefined();
         expect(viewer.data).toEqual({ viewer: { id: String(ids.owner), name: 'Ada Park' } });
 
@@ -58,7 +60,7 @@ describe('npm run token:create', () => {
       expect(first).not.toBe(second);
       await target.withGateway(async (gateway) => {
         for (const token of [first, second]) {
-          expect((await gateway.graphql('{ viewer { id role } }', {}, token)).data).toEqual({
+          expect((await gateway.graphql(graphql(`query ViewerRole { viewer { id role } }`), {}, token)).data).toEqual({
             viewer: { id: String(ids.staff), role: 'STAFF' },
           });
         }
@@ -74,7 +76,7 @@ describe('npm run token:create', () => {
       expect(result.code).toBe(0);
       const token = result.stdout.trim();
       await target.withGateway(async (gateway) => {
-        expect((await gateway.graphql('{ viewer { id } }', {}, token)).data).toEqual({ viewer: { id: String(ids.coteacher) } });
+        expect((await gateway.graphql(VIEWER_ID, {}, token)).data).toEqual({ viewer: { id: String(ids.coteacher) } });
         const [row] = await gateway.database.prisma.$queryRawUnsafe<{ expires_at: Date }[]>(
           'SELECT expires_at FROM access_tokens WHERE token_hash = $1',
           sha256(token),
@@ -90,7 +92,7 @@ describe('npm run token:create', () => {
             sha256(token),
           ),
         );
-        const expired = await gateway.graphql('{ viewer { id } }', {}, token);
+        const expired = await gateway.graphql(VIEWER_ID, {}, token);
         expect(expired.errors?.map((error) => error.extensions?.code)).toEqual(['UNAUTHENTICATED']);
       });
     },

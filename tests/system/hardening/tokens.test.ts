@@ -3,10 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, ids, tokens } from '../../kit/fixture.ts';
 import { startGateway } from '../../kit/gateway.ts';
 import { freshTarget, runCommand, type Target } from '../../kit/commands.ts';
+import { graphql } from '../../kit/gql/index.ts';
 
 // `npm run token:revoke -- ID | PREFIX`, run for real; revoked and expired tokens are 401 (never anonymous).
 
 const SLOW = 240_000;
+const VIEWER_ID = graphql(`query ViewerId { viewer { id } }`);
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 let target: Target;
@@ -54,7 +56,7 @@ describe('npm run token:revoke', () => {
           const rest = await gateway.rest('GET', `/api/v1/classroom_activities/${ids.classroomActivity}/student_names`, { token });
           expect(rest.status).toBe(401);
           expect(rest.body.meta.status).toBe('unauthorized');
-          const graphql = await gateway.graphql('{ viewer { id } }', {}, token);
+          const graphql = await gateway.graphql(VIEWER_ID, {}, token);
           expect(graphql.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
         }
         // The prefix is stored, the token is not.
@@ -64,7 +66,7 @@ describe('npm run token:revoke', () => {
         );
         expect(rows).toEqual([{ token_prefix: byPrefix.token.slice(4, 12), revoked_at: expect.any(Date) }]);
         expect(await gateway.snapshot()).not.toContain(byPrefix.token);
-        const still = await gateway.graphql('{ viewer { id } }', {}, tokens.owner);
+        const still = await gateway.graphql(VIEWER_ID, {}, tokens.owner);
         expect(still.data).toEqual({ viewer: { id: String(ids.owner) } });
       } finally {
         await gateway.close();
@@ -92,7 +94,7 @@ describe('expired tokens', () => {
         const rest = await gateway.rest('GET', path, { token: tokens.coteacher });
         expect(rest.status).toBe(401);
         expect(rest.body.meta.status).toBe('unauthorized');
-        const graphql = await gateway.graphql('{ viewer { id } }', {}, tokens.coteacher);
+        const graphql = await gateway.graphql(VIEWER_ID, {}, tokens.coteacher);
         expect(graphql.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
         // Even on an anonymous read: a wrong token is never treated as anonymous.
         expect((await gateway.rest('GET', '/api/v1/activities/uids_and_flags', { token: tokens.coteacher })).status).toBe(401);

@@ -4,13 +4,14 @@ import { LISTENER_APPLICATION_NAME } from '../../../src/db/listener.ts';
 import { ids, tokens } from '../../kit/fixture.ts';
 import { cutListeners, follow, startListeningGateway, waitFor, type Follower, type ListeningGateway } from '../../kit/live.ts';
 import { startServerProcess, stopServerProcesses } from '../../kit/server-process.ts';
+import { graphql } from '../../kit/gql/index.ts';
 
 // Live lessons across instances and through failures (docs/contract.md, Live lessons): an event committed
 // through one instance reaches the followers of another on the same database; the listening connection,
 // when killed or refused, comes back and events flow again; SIGTERM closes the sockets with 1001.
 
-const LAUNCH = `mutation Launch($id: ID!) { launchLesson(id: $id) { id } }`;
-const UNPIN_AND_LOCK = `mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }`;
+const LAUNCH = graphql(`mutation LaunchLesson($id: ID!) { launchLesson(id: $id) { id } }`);
+const UNPIN_AND_LOCK = graphql(`mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }`);
 const onServer = Boolean(process.env.DATABASE_URL);
 
 const followers: Follower[] = [];

@@ -34,7 +34,7 @@ describe.skipIf(!onServer)('on a PostgreSQL server, across instances', () => {
 
     expect(errorCodes((await viewerWith(b, tokens.owner)).answer)).toEqual(['UNAUTHENTICATED']);
     expect(errorCodes((await viewerWith(a, tokens.owner)).answer)).toEqual(['UNAUTHENTICATED']);
-    expect((await viewerWith(b, tokens.coteacher)).answer.data.viewer.id).toBe(String(ids.coteacher));
+    expect((await viewerWith(b, tokens.coteacher)).answer.data!.viewer!.id).toBe(String(ids.coteacher));
   });
 
   it('a revocation made while the listening connection is down is not missed: the cache is emptied', async () => {
