@@ -1,10 +1,10 @@
 import DataLoader from 'dataloader';
 import { byKey, loaderById, loaderOfGroups, perRequest } from '../../core/load.ts';
-import type { Statement } from '../../db/client.ts';
-import type { ClassroomActivity, User } from '../../generated/prisma/client.ts';
+import type { User } from '../../generated/prisma/client.ts';
 import type { GraphQLContext } from '../context.ts';
 import type { ActivitySessionMapper, ConceptResultMapper } from './mappers.ts';
-import { CLASSROOM_ACTIVITY_COLUMNS } from './read-plan.ts';
+import { readClassroomActivities, plannedRead, type ClassroomActivityRead } from './read.ts';
+import { CLASSROOM_ACTIVITY_FIELDS } from './read-plan.ts';
 
 export const classroomById = loaderById(({ db }: GraphQLContext, ids) => db.classroom.findMany({ where: { id: { in: ids } } }));
 
@@ -38,21 +38,19 @@ export const conceptResultsBySessionId = loaderOfGroups<GraphQLContext, ConceptR
   (row) => row.activitySessionId,
 );
 
-/** Visible classroom activities by id, each with whether the viewer teaches its classroom: one statement a batch. */
-const FOR_VIEWER_BY_IDS: Statement = {
-  name: 'classroom_activities_for_viewer',
-  text: `SELECT ca.id, ca.classroom_id AS "classroomId", ${Object.values(CLASSROOM_ACTIVITY_COLUMNS).join(', ')},
-           ca.visible, ca.created_at AS "createdAt", ca.updated_at AS "updatedAt", vt.id IS NOT NULL AS "viewerTeaches"
-         FROM classroom_activities ca
-         LEFT JOIN classrooms_teachers vt ON vt.classroom_id = ca.classroom_id AND vt.user_id = $2
-         WHERE ca.id = ANY($1::int[]) AND ca.visible`,
-};
+/** A supergraph's classroom activities (src/modules/classroom-activities/entities.ts): every column, one statement a batch. */
+const ENTITY_READ = plannedRead(
+  { fields: CLASSROOM_ACTIVITY_FIELDS, classroom: false, owner: false, unit: false, follower: false, sessions: null },
+  { many: true },
+);
 
-export type ForViewer = ClassroomActivity & { viewerTeaches: boolean };
-
-export const classroomActivityForViewer = perRequest(
+export const classroomActivityReadById = perRequest(
   ({ read, viewer }: GraphQLContext) =>
-    new DataLoader<number, ForViewer | null>(async (ids) =>
-      byKey(ids, await read<ForViewer>(FOR_VIEWER_BY_IDS, [[...ids], viewer.kind === 'user' ? viewer.user.id : null]), (row) => row.id),
+    new DataLoader<number, ClassroomActivityRead | null>(async (ids) =>
+      byKey(
+        ids,
+        await readClassroomActivities(read, ids, viewer.kind === 'user' ? viewer.user.id : null, ENTITY_READ),
+        (found) => found.classroomActivity.id,
+      ),
     ),
 );

@@ -9,7 +9,7 @@ import type { GraphQLContext } from '../context.ts';
 import { finishInTransaction, lookUpReferences } from './finish-lesson.ts';
 import { parseFinishLessonInput, uidReferences, type FinishLessonCommand } from './finish-lesson.input.ts';
 import { launchLesson as launch, unpinAndLock as lock } from './launch-and-lock.ts';
-import { classroomActivityForViewer, classroomById, ownerByClassroomId, unitById } from './loaders.ts';
+import { classroomActivityReadById, classroomById, ownerByClassroomId, unitById } from './loaders.ts';
 import type { ClassroomActivityMapper, FinishLessonPayloadMapper } from './mappers.ts';
 import { plannedRead, readClassroomActivity, type ClassroomActivityRead, type PlannedRead } from './read.ts';
 
@@ -101,12 +101,10 @@ export async function launchLesson(ctx: GraphQLContext, id: string): Promise<Cla
  */
 export async function classroomActivityById(ctx: GraphQLContext, id: unknown): Promise<ClassroomActivityMapper | null> {
   const numericId = typeof id === 'string' || typeof id === 'number' ? parseNumericId(id) : null;
-  const found = numericId === null ? null : await classroomActivityForViewer(ctx).load(numericId);
+  const found = numericId === null ? null : await classroomActivityReadById(ctx).load(numericId);
   if (!found) return null;
-  const { viewerTeaches, ...classroomActivity } = found;
-  requireUser(ctx.viewer);
-  if (!viewerTeaches) throw forbidden('Only a teacher of this classroom may do this');
-  return classroomActivity;
+  requireTeacher(ctx, found);
+  return found.classroomActivity;
 }
 
 /** A live lesson's events from now on, for its classroom's teachers and its students (a visible session, or assigned). */

@@ -56,8 +56,11 @@ function resultElements({ fields, concept }: NonNullable<NonNullable<ReadPlan['s
   return elements;
 }
 
-/** The plan's statement, prepared under its name (read-plan.ts, nameOf). $1 is the id, $2 the viewer's user id. */
-export function plannedRead(plan: ReadPlan): PlannedRead {
+/**
+ * The plan's statement, prepared under its name (read-plan.ts, nameOf). $1 is the id, or with `many` an array
+ * of ids (a supergraph's batch of representations); $2 the viewer's user id.
+ */
+export function plannedRead(plan: ReadPlan, { many = false }: { many?: boolean } = {}): PlannedRead {
   const { sessions } = plan;
   const session = sessions && sessionElements(sessions);
   const result = sessions?.conceptResults ? resultElements(sessions.conceptResults) : null;
@@ -110,8 +113,8 @@ export function plannedRead(plan: ReadPlan): PlannedRead {
     FROM classroom_activities ca
     ${joins.join('\n    ')}
     LEFT JOIN classrooms_teachers vt ON vt.classroom_id = ca.classroom_id AND vt.user_id = $2
-    WHERE ca.id = $1 AND ca.visible`;
-  return { plan, statement: { name: nameOf(plan), text, shaped: true }, session, result };
+    WHERE ${many ? 'ca.id = ANY($1::int[])' : 'ca.id = $1'} AND ca.visible`;
+  return { plan, statement: { name: many ? `${nameOf(plan)}_many` : nameOf(plan), text, shaped: true }, session, result };
 }
 
 /** An object of the row's selected values, with the nested one (student, concept) when any element goes there. */
@@ -140,12 +143,26 @@ export async function readClassroomActivity(
   read: SqlRead,
   id: string,
   viewerId: number | null,
-  { plan, statement, session, result }: PlannedRead,
+  planned: PlannedRead,
 ): Promise<ClassroomActivityRead | null> {
   const numericId = parseNumericId(id);
   if (numericId === null) return null;
-  const [row] = await read<Row>(statement, [numericId, viewerId]);
-  if (!row) return null;
+  const [row] = await read<Row>(planned.statement, [numericId, viewerId]);
+  return row ? readOfRow(row, planned) : null;
+}
+
+/** The visible ones of these classroom activities, in one statement (a `many` plan), each as `viewerId` reads it. */
+export async function readClassroomActivities(
+  read: SqlRead,
+  ids: readonly number[],
+  viewerId: number | null,
+  planned: PlannedRead,
+): Promise<ClassroomActivityRead[]> {
+  const rows = await read<Row>(planned.statement, [ids, viewerId]);
+  return rows.map((row) => readOfRow(row, planned));
+}
+
+function readOfRow(row: Row, { plan, session, result }: PlannedRead): ClassroomActivityRead {
   const { viewerTeaches, viewerFollows, sessions: sessionRows, conceptResults: resultRows, ...columns } = row;
   const classroomActivity = {} as ClassroomActivity & Record<string, unknown>;
   for (const key in columns) if (!key.includes('.')) classroomActivity[key] = columns[key];
