@@ -1,5 +1,4 @@
 import { PrismaClient } from '../generated/prisma/client.ts';
-import type { Tracing } from '../telemetry/tracing.ts';
 import type { Driver, Listen, PoolStats } from './driver.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
@@ -55,7 +54,7 @@ export type DatabaseOptions = {
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean;
   /** When tracing is on: a span for each driver-level read (Prisma's statements get Prisma's own). */
-  tracing?: Pick<Tracing, 'sqlStatement'> | undefined;
+  tracing?: { sqlStatement: <T>(text: string, run: () => Promise<T>) => Promise<T> } | undefined;
 };
 
 export async function openDatabase({ databaseUrl, dataDir, migrate = true, tracing }: DatabaseOptions): Promise<Database> {

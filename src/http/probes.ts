@@ -4,11 +4,15 @@ import type { Database } from '../db/client.ts';
 // The routes a load balancer or orchestrator polls: never rate-limited, queued or traced, and answered
 // while the server drains (SECURITY.md, Availability).
 
-export const PROBE_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
+/** Liveness: the process answers. */
+export const HEALTH_ROUTE = '/healthz';
+/** Readiness: the database answers, and the server is not draining (src/http/drain.ts). */
+export const READINESS_ROUTE = '/readyz';
+export const PROBE_ROUTES: ReadonlySet<string> = new Set([HEALTH_ROUTE, READINESS_ROUTE]);
 
 export async function probeRoutes(app: FastifyInstance, { database }: { database: Pick<Database, 'ping'> }): Promise<void> {
-  app.get('/healthz', () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
+  app.get(HEALTH_ROUTE, () => ({ status: 'ok' }));
+  app.get(READINESS_ROUTE, async (_request, reply) => {
     try {
       await database.ping();
       return { status: 'ready' };

@@ -1,5 +1,6 @@
 import type { MetaStatus } from '../http/errors.ts';
-import { routes as routeTable, type JsonSchema, type RestRoute } from './routes.ts';
+import type { JsonSchema } from './json-schemas.ts';
+import { routes as routeTable, type RestRoute } from './routes.ts';
 
 // The OpenAPI 3.1 document of the /api/v1 routes, generated from the route table (routes.ts): one
 // source, so a route cannot exist without being described. Served at GET /api/v1/openapi.json; the page

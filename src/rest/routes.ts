@@ -1,4 +1,13 @@
-import { activityBodySchema, activityResponse, finishLessonBody, nullable, object, str, successMeta } from './json-schemas.ts';
+import {
+  activityBodySchema,
+  activityResponse,
+  finishLessonBody,
+  nullable,
+  object,
+  str,
+  successMeta,
+  type JsonSchema,
+} from './json-schemas.ts';
 
 // The /api/v1 compatibility routes (docs/contract.md, REST routes): each one is a stored GraphQL
 // operation, the variables it takes from the request, and a mapper from the operation's data to the
@@ -14,7 +23,6 @@ export type RestRequest = {
 export type RestResponse = { status?: number; body: unknown } | null;
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
-export type JsonSchema = Record<string, unknown>;
 
 /** What src/rest/openapi.ts needs to describe a route beyond its method, url and summary. */
 export type RouteDoc = {
