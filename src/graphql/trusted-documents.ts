@@ -58,7 +58,8 @@ export class TrustedDocuments {
         // An APQ registration: a text the list holds may be registered, no other.
         return this.byHash.has(sha256(query)) ? { kind: 'listed', text: query } : this.refuse('apq_registration', false);
       }
-      const listed = this.byId.get(withoutPrefix(sha256Hash));
+      // Apollo's hash is the text's SHA-256, whatever ids the manifest gave its documents.
+      const listed = this.byHash.get(sha256Hash.toLowerCase()) ?? this.byId.get(withoutPrefix(sha256Hash));
       return listed ? { kind: 'listed', text: listed.text } : this.refuse('unknown_id', this.mode === 'enforce');
     }
     if (typeof query === 'string')

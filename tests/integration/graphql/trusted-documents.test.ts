@@ -146,6 +146,27 @@ describe('TRUSTED_DOCUMENTS with Apollo’s manifest', () => {
   });
 });
 
+describe('TRUSTED_DOCUMENTS whose ids are not the documents’ SHA-256 (a manifest made with another hash, or named ids)', () => {
+  it('runs a document by its id, and by Apollo’s persisted-query hash, which is always its text’s SHA-256', async () => {
+    const gateway = await startGateway({
+      TRUSTED_DOCUMENTS: manifest('named-ids.json', { 'activity-v1': ACTIVITY, [createHash('sha1').update(VIEWER).digest('hex')]: VIEWER }),
+    });
+    try {
+      ran(await post(gateway, { documentId: 'activity-v1', variables }));
+      const byHash = await post(gateway, { extensions: { persistedQuery: { version: 1, sha256Hash: sha256(ACTIVITY) } }, variables });
+      ran(byHash);
+      expect(byHash.body.data.activity.uid).toBe(uids.lesson);
+      ran(await get(gateway, { extensions: JSON.stringify({ persistedQuery: { version: 1, sha256Hash: sha256(VIEWER) } }) }));
+      refused(
+        await post(gateway, { extensions: { persistedQuery: { version: 1, sha256Hash: sha256(UNLISTED) } } }),
+        'PERSISTED_QUERY_NOT_FOUND',
+      );
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
 describe('TRUSTED_DOCUMENTS_MODE=log', () => {
   it('runs every document, logs and counts those outside the list by reason; an unknown id still has no text to run', async () => {
     const port = await freePort();
