@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ids, tokens, uids } from '../../kit/fixture.ts';
-import { startGateway, type Gateway } from '../../kit/gateway.ts';
+import { startGateway, type Gateway, type GraphQLAnswer } from '../../kit/gateway.ts';
 import { errorCodes } from '../../kit/graphql.ts';
+import { freePort, scrape, total } from '../../kit/metrics.ts';
 
 // The gateway as an Apollo Federation 2 subgraph (docs/federation.md): with SUBGRAPH=1, `_service` and
 // `_entities`, each entity read as its root field reads it; without it, nothing of federation exists.
@@ -22,8 +23,11 @@ const user = (id: number | string): Representation => ({ __typename: 'User', id:
 
 let subgraph: Gateway;
 let plain: Gateway;
+let metricsUrl: string;
 beforeAll(async () => {
-  [subgraph, plain] = await Promise.all([startGateway({ SUBGRAPH: '1' }), startGateway()]);
+  const metricsPort = await freePort();
+  metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+  [subgraph, plain] = await Promise.all([startGateway({ SUBGRAPH: '1', METRICS_PORT: String(metricsPort) }), startGateway()]);
 });
 afterAll(async () => {
   await subgraph?.close();
@@ -151,6 +155,44 @@ describe('SUBGRAPH=1', () => {
     expect(fifty).toBe(two);
     // Activities by id and by uid, classroom activities with the viewer's membership, their classrooms.
     expect(fifty).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('SUBGRAPH=1, as a router calls it', () => {
+  // As Hive Gateway names the operations it sends a subgraph: the client's operation name and the subgraph's.
+  const ROUTER_ENTITIES = `query Lesson__lessons__1($representations: [_Any!]!) {
+    _entities(representations: $representations) { ... on ClassroomActivity { locked } }
+  }`;
+
+  it('trusts no identity header: only Authorization (or the platform’s cookies) says who calls', async () => {
+    const response = await subgraph.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: {
+        'content-type': 'application/json',
+        'x-user-id': String(ids.owner),
+        'x-forwarded-user': String(ids.owner),
+        'x-auth-request-user': String(ids.owner),
+        'x-remote-user': String(ids.owner),
+      },
+      payload: JSON.stringify({ query: ROUTER_ENTITIES, variables: { representations: [lesson(ids.classroomActivity)] } }),
+    });
+    const answer = JSON.parse(response.body) as GraphQLAnswer;
+    expect(answer.data._entities).toEqual([null]);
+    expect(errorCodes(answer)).toEqual(['UNAUTHENTICATED']);
+  });
+
+  it('counts entity requests in the metrics like any other operation: by name, type and outcome, errors by code', async () => {
+    const labels = { api: 'graphql', operation_name: 'Lesson__lessons__1', operation_type: 'query' };
+    const before = await scrape(metricsUrl);
+    const representations = [lesson(ids.classroomActivity)];
+    expect((await subgraph.graphql(ROUTER_ENTITIES, { representations }, tokens.owner)).errors).toBeUndefined();
+    expect(errorCodes(await subgraph.graphql(ROUTER_ENTITIES, { representations }, tokens.otherTeacher))).toEqual(['FORBIDDEN']);
+    const after = await scrape(metricsUrl);
+    const moved = (name: string, extra: Record<string, string>) => total(after, name, extra) - total(before, name, extra);
+    expect(moved('graphql_operations_total', { ...labels, outcome: 'success' })).toBe(1);
+    expect(moved('graphql_operations_total', { ...labels, outcome: 'error' })).toBe(1);
+    expect(moved('graphql_errors_total', { api: 'graphql', code: 'FORBIDDEN' })).toBe(1);
   });
 });
 

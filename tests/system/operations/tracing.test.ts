@@ -136,6 +136,7 @@ describe('tracing over OTLP/HTTP (http/json)', () => {
   let recorder: Awaited<ReturnType<typeof moduleRecorder>>;
   const rest = newTraceparent();
   const unsampled = newTraceparent();
+  const router = newTraceparent();
 
   beforeAll(async () => {
     recorder = await moduleRecorder(await mkdtemp(join(dir, 'on-')));
@@ -147,8 +148,19 @@ describe('tracing over OTLP/HTTP (http/json)', () => {
       TOKEN_CACHE_TTL: '0',
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_SERVICE_NAME: 'lessons-gateway-under-test',
+      // A subgraph too, so that a router's entity request can be traced (docs/federation.md).
+      SUBGRAPH: '1',
     });
     const token = demoToken(server);
+    const entities = await fetch(`${server.origin}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, traceparent: router.sampled },
+      body: JSON.stringify({
+        query: 'query Lesson__lessons__1($r: [_Any!]!) { _entities(representations: $r) { ... on ClassroomActivity { locked } } }',
+        variables: { r: [{ __typename: 'ClassroomActivity', id: '100' }] },
+      }),
+    });
+    expect(await entities.json()).toEqual({ data: { _entities: [{ locked: expect.any(Boolean) }] } });
     const traced = await fetch(`${server.origin}/api/v1/classroom_activities/100/student_names`, {
       headers: { authorization: `Bearer ${token}`, traceparent: rest.sampled },
     });
@@ -211,6 +223,21 @@ describe('tracing over OTLP/HTTP (http/json)', () => {
     // Each Prisma operation sent its statements: none is without one.
     for (const prismaOperation of trace.filter((span) => span.name === 'prisma:client:operation'))
       expect(prismaStatements.some((statement) => statement.parentSpanId === prismaOperation.spanId)).toBe(true);
+  });
+
+  it("joins a router's trace with a subgraph's entity request: its HTTP span, its operation span, its statements", () => {
+    const trace = receiver.spans().filter((span) => span.traceId === router.traceId);
+    const [request, ...others] = trace.filter((span) => span.kind === SPAN_KIND.SERVER);
+    expect(others).toEqual([]);
+    expect(request).toMatchObject({ parentSpanId: router.parentId, attributes: { 'http.route': '/graphql' } });
+    const operation = trace.find((span) => span.attributes['graphql.operation.type'] !== undefined);
+    expect(operation).toMatchObject({
+      name: 'query Lesson__lessons__1',
+      attributes: { 'graphql.operation.name': 'Lesson__lessons__1', 'graphql.operation.type': 'query' },
+    });
+    expect(descendsFrom(operation!, request!, trace)).toBe(true);
+    const statements = trace.filter((span) => span.attributes['db.system'] === 'postgresql');
+    expect(statements.filter((span) => descendsFrom(span, operation!, trace)).length).toBeGreaterThan(0);
   });
 
   it("writes the trace id in the request's log line; a caller's unsampled trace and the probes send no span", () => {
