@@ -38,7 +38,7 @@ const resolvers = [
 /** The entities each module offers a supergraph: their keys and how a representation finds its object. */
 const entities = [activityEntities, classroomActivityEntities, userEntities];
 
-const FEDERATION_LINK = 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])';
+const FEDERATION_LINK = 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.4", import: ["@key"])';
 
 export function buildSchema({ extension, subgraph = false }: { extension?: SchemaExtension; subgraph?: boolean } = {}): GraphQLSchema {
   if (subgraph) {

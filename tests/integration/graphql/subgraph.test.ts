@@ -55,7 +55,7 @@ describe('SUBGRAPH=1', () => {
   it('answers _service with the SDL: federation 2.3 linked, and the entity keys', async () => {
     const { data } = await subgraph.graphql('{ _service { sdl } }');
     const sdl = data._service.sdl as string;
-    expect(sdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])');
+    expect(sdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.4", import: ["@key"])');
     expect(sdl).toMatch(/type Activity @key\(fields: "id"\) @key\(fields: "uid"\)/);
     expect(sdl).toMatch(/type ClassroomActivity @key\(fields: "id"\)/);
     expect(sdl).toMatch(/type User @key\(fields: "id"\)/);
