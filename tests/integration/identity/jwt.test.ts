@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { exportSPKI, generateKeyPair, importJWK, type CryptoKey } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ids, tokens } from '../../kit/fixture.ts';
@@ -8,6 +8,7 @@ import {
   AUDIENCE,
   ISSUER,
   jwtFor,
+  platformCertificate,
   signingKey,
   startJwksServer,
   unsecuredJwt,
@@ -42,6 +43,9 @@ async function expectAccepted(gateway: Gateway, jwt: string, userId = owner) {
   expect(answer.status, answer.text).toBe(userId === owner ? 200 : 403);
   expect((await viewerOf(gateway, jwt)).data!.viewer!.id).toBe(userId);
 }
+
+/** An ES384 key (P-384), which a P-256 key cannot verify. */
+const signingKey384 = () => ({ privateKey: generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey, alg: 'ES384' });
 
 // The clock is moved on (the key set's cooldown and cache age) within a test only: it is put back after each.
 afterEach(() => void vi.useRealTimers());
@@ -243,6 +247,43 @@ describe('JWTs with a static key', () => {
         JSON.stringify({ iss: ISSUER, aud: AUDIENCE, exp: 9_999_999_999, 'https://example.org/claims': { user_id: owner } }),
       ).toString('base64url');
       await expectRefused(gateway, `${header}.${body}.${createHmac('sha512', secret).update(`${header}.${body}`).digest('base64url')}`);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('a PKCS#1 public key with RS256,HS256 listed: RS256 verifies; HS256 signed with the key’s PEM text as a secret is refused', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pkcs1 = publicKey.export({ type: 'pkcs1', format: 'pem' }) as string;
+    const gateway = await startGateway({
+      AUTH_JWT_KEY: pkcs1,
+      AUTH_JWT_ALGORITHMS: 'RS256,HS256',
+      AUTH_JWT_ISSUER: ISSUER,
+      AUTH_JWT_AUDIENCE: AUDIENCE,
+    });
+    try {
+      await expectAccepted(gateway, await jwtFor({ privateKey, alg: 'RS256' }, { sub: owner }));
+      for (const pem of [pkcs1, publicKey.export({ type: 'spki', format: 'pem' }) as string])
+        await expectRefused(gateway, await jwtFor({ privateKey: new TextEncoder().encode(pem), alg: 'HS256' }, { sub: owner }));
+      // Another algorithm of the key's family, not listed.
+      await expectRefused(gateway, await jwtFor({ privateKey, alg: 'PS256' }, { sub: owner }));
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('an X.509 certificate: ES256 tokens of its key verify; another curve’s or family’s algorithm is refused (401, not 503)', async () => {
+    const { certificate, signingKey: certified } = platformCertificate();
+    const gateway = await startGateway({
+      AUTH_JWT_KEY: certificate,
+      AUTH_JWT_ALGORITHMS: 'ES256,ES384,RS256',
+      AUTH_JWT_ISSUER: ISSUER,
+      AUTH_JWT_AUDIENCE: AUDIENCE,
+    });
+    try {
+      await expectAccepted(gateway, await jwtFor(certified, { sub: owner }));
+      await expectRefused(gateway, await jwtFor(signingKey384(), { sub: owner }));
+      await expectRefused(gateway, await jwtFor(await signingKey('RS256'), { sub: owner }));
     } finally {
       await gateway.close();
     }
