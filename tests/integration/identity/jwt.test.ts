@@ -162,6 +162,23 @@ describe('JWTs verified against a JWKS', () => {
     vi.useRealTimers();
   });
 
+  it('a verified JWT is remembered until its user changes; Basic with that JWT as its user name is not the JWT (401)', async () => {
+    const jwt = await jwtFor(rsa, { sub: String(ids.staff) });
+    expect((await viewerOf(gateway, jwt)).data!.viewer!.role).toBe('STAFF');
+    const statements = gateway.statements();
+    expect((await viewerOf(gateway, jwt)).data!.viewer!.role).toBe('STAFF');
+    expect(gateway.statements() - statements).toBe(0);
+    // Basic is always the gateway's own token, whatever its user name looks like.
+    const basic = await studentNames(gateway, `Basic ${Buffer.from(`${jwt}:`).toString('base64')}`);
+    expect(basic.status, basic.text).toBe(401);
+    expect(basic.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+    await gateway.writeTokensOrUsers((prisma) =>
+      prisma.user.update({ where: { id: ids.staff }, data: { role: 'teacher', name: 'Sam Teacher' } }),
+    );
+    expect((await viewerOf(gateway, jwt)).data!.viewer).toEqual({ id: String(ids.staff), name: 'Sam Teacher', role: 'TEACHER' });
+    await gateway.reset();
+  });
+
   it('the gateway’s own tokens and Basic work as before beside JWTs', async () => {
     expect((await studentNames(gateway, `Bearer ${tokens.owner}`)).status).toBe(200);
     expect((await studentNames(gateway, `Basic ${Buffer.from(`${tokens.owner}:`).toString('base64')}`)).status).toBe(200);
