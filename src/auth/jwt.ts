@@ -34,6 +34,12 @@ export type JwtOutcome =
 /** After the key set's URL failed, how long the last good set is used before the URL is tried again (as jose's cooldown). */
 const RETRY_AFTER_FAILURE_MS = 30_000;
 
+/**
+ * After it failed while no set was ever fetched, how long every request is answered 503 at once before the
+ * URL is tried again: a provider down at start gets one fetch per pause, not one per request (docs/identity.md).
+ */
+const FIRST_FETCH_RETRY_MS = 5_000;
+
 /** A compact JWS: three base64url parts. Anything else in a Bearer header is the gateway's own token. */
 export const looksLikeJwt = (value: string) => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(value);
 
@@ -103,8 +109,11 @@ function keySetAt(url: URL, timeoutMs: number): JWTVerifyGetKey {
     return lastGood.keys;
   };
   return async (header, token) => {
-    const fallback = Date.now() - failedAt < RETRY_AFTER_FAILURE_MS ? fromLastGood() : undefined;
+    const sinceFailure = Date.now() - failedAt;
+    const fallback = sinceFailure < RETRY_AFTER_FAILURE_MS ? fromLastGood() : undefined;
     if (fallback) return keyOrOutage(fallback, header, token, failure);
+    // No set yet to fall back on: the URL is not asked again by every request meanwhile (jose would).
+    if (sinceFailure < FIRST_FETCH_RETRY_MS) throw new KeySetUnavailable(failure);
     try {
       return await remote(header, token);
     } catch (error) {
