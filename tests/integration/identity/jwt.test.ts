@@ -266,6 +266,21 @@ describe('the JWKS unavailable at start, or slower than its timeout', () => {
 });
 
 describe('JWTs with a static key', () => {
+  /** Runs `check` on a gateway verifying JWTs with AUTH_JWT_KEY `key` and AUTH_JWT_ALGORITHMS `algorithms`. */
+  async function withStaticKey(key: string, algorithms: string, check: (gateway: Gateway) => Promise<void>) {
+    const gateway = await startGateway({
+      AUTH_JWT_KEY: key,
+      AUTH_JWT_ALGORITHMS: algorithms,
+      AUTH_JWT_ISSUER: ISSUER,
+      AUTH_JWT_AUDIENCE: AUDIENCE,
+    });
+    try {
+      await check(gateway);
+    } finally {
+      await gateway.close();
+    }
+  }
+
   it('HS256 with a shared secret, and the user claim at a namespaced path', async () => {
     const secret = randomBytes(32).toString('hex');
     const gateway = await startGateway({
@@ -301,38 +316,22 @@ describe('JWTs with a static key', () => {
   it('a PKCS#1 public key with RS256,HS256 listed: RS256 verifies; HS256 signed with the key’s PEM text as a secret is refused', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const pkcs1 = publicKey.export({ type: 'pkcs1', format: 'pem' }) as string;
-    const gateway = await startGateway({
-      AUTH_JWT_KEY: pkcs1,
-      AUTH_JWT_ALGORITHMS: 'RS256,HS256',
-      AUTH_JWT_ISSUER: ISSUER,
-      AUTH_JWT_AUDIENCE: AUDIENCE,
-    });
-    try {
+    await withStaticKey(pkcs1, 'RS256,HS256', async (gateway) => {
       await expectAccepted(gateway, await jwtFor({ privateKey, alg: 'RS256' }, { sub: owner }));
       for (const pem of [pkcs1, publicKey.export({ type: 'spki', format: 'pem' }) as string])
         await expectRefused(gateway, await jwtFor({ privateKey: new TextEncoder().encode(pem), alg: 'HS256' }, { sub: owner }));
       // Another algorithm of the key's family, not listed.
       await expectRefused(gateway, await jwtFor({ privateKey, alg: 'PS256' }, { sub: owner }));
-    } finally {
-      await gateway.close();
-    }
+    });
   });
 
   it('an X.509 certificate: ES256 tokens of its key verify; another curve’s or family’s algorithm is refused (401, not 503)', async () => {
     const { certificate, signingKey: certified } = platformCertificate();
-    const gateway = await startGateway({
-      AUTH_JWT_KEY: certificate,
-      AUTH_JWT_ALGORITHMS: 'ES256,ES384,RS256',
-      AUTH_JWT_ISSUER: ISSUER,
-      AUTH_JWT_AUDIENCE: AUDIENCE,
-    });
-    try {
+    await withStaticKey(certificate, 'ES256,ES384,RS256', async (gateway) => {
       await expectAccepted(gateway, await jwtFor(certified, { sub: owner }));
       await expectRefused(gateway, await jwtFor(signingKey384(), { sub: owner }));
       await expectRefused(gateway, await jwtFor(await signingKey('RS256'), { sub: owner }));
-    } finally {
-      await gateway.close();
-    }
+    });
   });
 
   it('a PEM public key, and a JWT cookie only when AUTH_JWT_COOKIE names it', async () => {
