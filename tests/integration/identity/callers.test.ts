@@ -52,7 +52,7 @@ describe('the rate limit', () => {
     expect((await studentNames('10.3.0.1', { authorization: first })).statusCode).toBe(200);
     expect((await studentNames('10.3.0.2', { authorization: second })).statusCode).toBe(200);
     expect((await studentNames('10.3.0.3', { cookie })).statusCode).toBe(200);
-    for (const headers of [{ authorization: first }, { authorization: second }, { cookie }]) {
+    for (const headers of [{ authorization: first }, { authorization: second }, { cookie }] as Record<string, string>[]) {
       const limited = await studentNames('10.3.0.4', headers);
       expect(limited.statusCode).toBe(429);
       expect(limited.json().meta.status).toBe('rate_limited');
