@@ -88,7 +88,8 @@ export function createAuthenticator({
   };
 
   const byJwt = async (jwt: string, fromCookie: boolean): Promise<Authentication> => {
-    const jwtHash = hash('sha256', jwt, 'hex');
+    // Kept apart from the gateway's own tokens (keyed by their bare hash): Basic with a JWT as its user name is no JWT.
+    const jwtHash = `jwt:${hash('sha256', jwt, 'hex')}`;
     const now = new Date();
     const cached = tokenCache.get(jwtHash, now);
     if (cached) return outcome('jwt', fromCookie, signedIn(cached.user, lapses(cached.expiresAt!)));

@@ -12,10 +12,13 @@ export function allowAnonymous(viewer: Viewer): User | null {
   return viewer.kind === 'user' ? viewer.user : null;
 }
 
+/** A signed-in user; every change and every guarded read goes through here (or requireStaff). */
 export function requireUser(viewer: Viewer): User {
   if (viewer.kind === 'unavailable') throw unavailable();
   const user = allowAnonymous(viewer);
   if (!user) throw unauthenticated();
+  if (viewer.kind === 'user' && viewer.crossSiteCookie)
+    throw forbidden('A change authenticated by a cookie must come from an allowed origin');
   return user;
 }
 

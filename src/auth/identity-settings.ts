@@ -1,5 +1,5 @@
-import { createPublicKey } from 'node:crypto';
 import type { JwtSettings } from './jwt.ts';
+import { PUBLIC_KEY_ALGORITHMS, readJwtKey } from './jwt-key.ts';
 import type { SessionSettings } from './session-webhook.ts';
 
 // Which identities from the main application the gateway accepts, from the AUTH_* settings (src/config.ts
@@ -45,13 +45,12 @@ export type IdentityInput = {
   sessionCacheTtlMs: number;
 };
 
-const isSymmetric = (algorithm: string) => algorithm.startsWith('HS');
-
 /** The identities to accept, or the problems that stop the start (each naming its variable). */
 export function identitySettings(input: IdentityInput): { identity: Identity; problems: string[] } {
   const problems: string[] = [];
+  const jwtOn = Boolean(input.jwtJwksUrl || input.jwtKey);
   const jwt = jwtSettings(input, problems);
-  if (input.jwtCookie && !jwt) problems.push('AUTH_JWT_COOKIE is set, but JWTs are off: set AUTH_JWT_JWKS_URL or AUTH_JWT_KEY');
+  if (input.jwtCookie && !jwtOn) problems.push('AUTH_JWT_COOKIE is set, but JWTs are off: set AUTH_JWT_JWKS_URL or AUTH_JWT_KEY');
   let session: Identity['session'];
   if (input.sessionWebhookUrl) {
     if (!input.sessionCookie)
@@ -64,11 +63,16 @@ export function identitySettings(input: IdentityInput): { identity: Identity; pr
         cacheTtlMs: input.sessionCacheTtlMs,
       };
   } else if (input.sessionCookie) problems.push('AUTH_SESSION_COOKIE is set, but AUTH_SESSION_WEBHOOK_URL is not');
-  if (jwt && session && input.jwtCookie === session.cookieName)
+  if (jwtOn && session && input.jwtCookie === session.cookieName)
     problems.push('AUTH_JWT_COOKIE and AUTH_SESSION_COOKIE must name different cookies');
   return { identity: { jwt, session, jwtCookie: jwt ? input.jwtCookie : undefined }, problems };
 }
 
+/**
+ * JWTs' settings: the key set or the static key (imported here, once), and the listed algorithms that key
+ * can verify. Listed algorithms it cannot verify (another family, another curve) are left out, so that a
+ * token naming one is refused; when none is left, the start stops.
+ */
 function jwtSettings(input: IdentityInput, problems: string[]): JwtSettings | undefined {
   const { jwtJwksUrl, jwtKey } = input;
   if (!jwtJwksUrl && !jwtKey) return undefined;
@@ -78,33 +82,27 @@ function jwtSettings(input: IdentityInput, problems: string[]): JwtSettings | un
   }
   if (input.jwtIssuers.length === 0) problems.push('AUTH_JWT_ISSUER is required when JWTs are on (AUTH_JWT_JWKS_URL or AUTH_JWT_KEY)');
   if (input.jwtAudiences.length === 0) problems.push('AUTH_JWT_AUDIENCE is required when JWTs are on (AUTH_JWT_JWKS_URL or AUTH_JWT_KEY)');
-  let keys: JwtSettings['keys'];
-  let symmetric = false;
-  if (jwtJwksUrl) keys = { jwksUrl: jwtJwksUrl, timeoutMs: input.jwtJwksTimeoutMs };
-  else {
-    // A PEM may come with its line breaks written as `\n` (one-line environment files).
-    const key = jwtKey!.replace(/\\n/g, '\n').trim();
-    if (key.startsWith('-----BEGIN')) {
-      try {
-        createPublicKey(key);
-      } catch {
-        problems.push('AUTH_JWT_KEY is not a PEM public key (SPKI, -----BEGIN PUBLIC KEY-----)');
+  const key = jwtJwksUrl
+    ? {
+        keys: { jwksUrl: jwtJwksUrl, timeoutMs: input.jwtJwksTimeoutMs },
+        verifies: PUBLIC_KEY_ALGORITHMS as readonly string[],
+        described: 'the key set of AUTH_JWT_JWKS_URL (public keys)',
       }
-      keys = { pem: key };
-    } else {
-      symmetric = true;
-      if (Buffer.byteLength(jwtKey!) < 32) problems.push('AUTH_JWT_KEY: a shared secret must be at least 32 bytes');
-      keys = { secret: jwtKey! };
-    }
+    : readJwtKey(jwtKey!);
+  if ('problem' in key) {
+    problems.push(key.problem);
+    return undefined;
   }
-  const algorithms = input.jwtAlgorithms.length > 0 ? input.jwtAlgorithms : symmetric ? ['HS256'] : ['RS256', 'ES256', 'EdDSA'];
-  const wrongFamily = algorithms.filter((algorithm) => isSymmetric(algorithm) !== symmetric);
-  if (wrongFamily.length > 0)
-    problems.push(
-      `AUTH_JWT_ALGORITHMS: ${wrongFamily.join(', ')} cannot be verified with ${symmetric ? 'a shared secret' : 'public keys'}`,
-    );
+  const listed: string[] =
+    input.jwtAlgorithms.length > 0 ? input.jwtAlgorithms : 'secret' in key.keys ? ['HS256'] : ['RS256', 'ES256', 'EdDSA'];
+  const algorithms = listed.filter((algorithm) => key.verifies.includes(algorithm));
+  if (algorithms.length === 0) {
+    const named = `${listed.join(', ')}${input.jwtAlgorithms.length > 0 ? '' : ' (the default)'}`;
+    const source = jwtJwksUrl ? key.described : `AUTH_JWT_KEY (${key.described})`;
+    problems.push(`AUTH_JWT_ALGORITHMS: none of ${named} verifies a token with ${source}: it verifies ${key.verifies.join(', ')}`);
+  }
   return {
-    keys,
+    keys: key.keys,
     issuers: input.jwtIssuers,
     audiences: input.jwtAudiences,
     algorithms,

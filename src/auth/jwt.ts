@@ -1,9 +1,8 @@
-import { createPublicKey } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import {
   createLocalJWKSet,
   createRemoteJWKSet,
   errors,
-  importSPKI,
   jwtVerify,
   type FlattenedJWSInput,
   type CompactJWSHeaderParameters,
@@ -11,14 +10,15 @@ import {
   type JWTVerifyGetKey,
 } from 'jose';
 import { parseNumericId } from '../core/validation.ts';
+import type { StaticJwtKey } from './jwt-key.ts';
 
 // JWTs signed by the platform's identity provider (docs/identity.md): jose verifies them against a JWKS
 // or a static key; this file adds what jose leaves to its caller: the last good key set while the JWKS
 // URL is down, the user claim at a namespaced path, and which failures are the token's (401) or not (503).
 
 export type JwtSettings = {
-  /** The key set's URL, or a static key: a PEM public key, or a shared secret. */
-  keys: { jwksUrl: string; timeoutMs: number } | { pem: string } | { secret: string };
+  /** The key set's URL, or a static key imported at start (src/auth/jwt-key.ts). */
+  keys: { jwksUrl: string; timeoutMs: number } | StaticJwtKey;
   issuers: string[];
   audiences: string[];
   algorithms: string[];
@@ -34,15 +34,22 @@ export type JwtOutcome =
 /** After the key set's URL failed, how long the last good set is used before the URL is tried again (as jose's cooldown). */
 const RETRY_AFTER_FAILURE_MS = 30_000;
 
+/**
+ * After it failed while no set was ever fetched, how long every request is answered 503 at once before the
+ * URL is tried again: a provider down at start gets one fetch per pause, not one per request (docs/identity.md).
+ */
+const FIRST_FETCH_RETRY_MS = 5_000;
+
 /** A compact JWS: three base64url parts. Anything else in a Bearer header is the gateway's own token. */
 export const looksLikeJwt = (value: string) => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(value);
 
 export function jwtVerifier(settings: JwtSettings) {
-  const getKey = keysFor(settings);
+  const keys = 'jwksUrl' in settings.keys ? keySetAt(new URL(settings.keys.jwksUrl), settings.keys.timeoutMs) : staticKey(settings.keys);
   return async (jwt: string): Promise<JwtOutcome> => {
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(jwt, getKey, {
+      // Only the algorithms the key can verify are listed (src/auth/identity-settings.ts): jose refuses any other first.
+      ({ payload } = await jwtVerify(jwt, keys, {
         algorithms: settings.algorithms,
         issuer: settings.issuers,
         audience: settings.audiences,
@@ -50,7 +57,10 @@ export function jwtVerifier(settings: JwtSettings) {
         requiredClaims: ['exp'],
       }));
     } catch (error) {
-      return isKeySetFailure(error) ? { kind: 'unavailable', reason: reasonOf(error) } : { kind: 'refused', reason: reasonOf(error) };
+      // Only the key set's outage is not the token's fault; anything else jose throws refuses the token.
+      return error instanceof KeySetUnavailable
+        ? { kind: 'unavailable', reason: error.reason }
+        : { kind: 'refused', reason: reasonOf(error) };
     }
     const userId = parseNumericId(claimAt(payload, settings.userClaim) as string | number);
     if (userId === null) return { kind: 'refused', reason: `the ${settings.userClaim} claim is not a user id` };
@@ -72,22 +82,14 @@ export function claimAt(payload: Record<string, unknown>, path: string): unknown
   return value;
 }
 
-function keysFor({ keys, algorithms }: JwtSettings): JWTVerifyGetKey | Uint8Array {
-  if ('secret' in keys) return new TextEncoder().encode(keys.secret);
-  if ('pem' in keys) return staticKey(keys.pem, algorithms);
-  return keySetAt(new URL(keys.jwksUrl), keys.timeoutMs);
-}
+/** A static key: a public KeyObject or a secret's bytes, as jose takes them. */
+const staticKey = (keys: StaticJwtKey): KeyObject | Uint8Array => ('secret' in keys ? keys.secret : keys.publicKey);
 
-/** A PEM public key, imported for each allowed algorithm of its family; a token naming another algorithm finds no key. */
-function staticKey(pem: string, algorithms: string[]): JWTVerifyGetKey {
-  const type = createPublicKey(pem).asymmetricKeyType;
-  const family = type === 'rsa' || type === 'rsa-pss' ? /^(RS|PS)/ : type === 'ec' ? /^ES/ : /^(EdDSA|Ed25519|Ed448)$/;
-  const imported = new Map(algorithms.filter((alg) => family.test(alg)).map((alg) => [alg, importSPKI(pem, alg)]));
-  return async ({ alg }) => {
-    const key = alg === undefined ? undefined : imported.get(alg);
-    if (!key) throw new errors.JOSEAlgNotAllowed(`"alg" (Algorithm) Header Parameter value not allowed for this key`);
-    return key;
-  };
+/** The key set cannot be had now (its URL down, slow, or not answering a key set): 503, not the token's fault. */
+class KeySetUnavailable extends Error {
+  constructor(readonly reason: string) {
+    super(`the key set is unavailable: ${reason}`);
+  }
 }
 
 /**
@@ -97,6 +99,8 @@ function staticKey(pem: string, algorithms: string[]): JWTVerifyGetKey {
 function keySetAt(url: URL, timeoutMs: number): JWTVerifyGetKey {
   const remote = createRemoteJWKSet(url, { timeoutDuration: timeoutMs, cooldownDuration: 30_000, cacheMaxAge: 600_000 });
   let failedAt = -Infinity;
+  /** Why the last fetch failed, for the log line of each request it leaves unverified. */
+  let failure = '';
   let lastGood: { jwks: object; keys: JWTVerifyGetKey } | undefined;
   const fromLastGood = (): JWTVerifyGetKey | undefined => {
     const jwks = remote.jwks();
@@ -105,32 +109,35 @@ function keySetAt(url: URL, timeoutMs: number): JWTVerifyGetKey {
     return lastGood.keys;
   };
   return async (header, token) => {
-    const fallback = Date.now() - failedAt < RETRY_AFTER_FAILURE_MS ? fromLastGood() : undefined;
-    if (fallback) return keyOrFailure(fallback, header, token, undefined);
+    const sinceFailure = Date.now() - failedAt;
+    const fallback = sinceFailure < RETRY_AFTER_FAILURE_MS ? fromLastGood() : undefined;
+    if (fallback) return keyOrOutage(fallback, header, token, failure);
+    // No set yet to fall back on: the URL is not asked again by every request meanwhile (jose would).
+    if (sinceFailure < FIRST_FETCH_RETRY_MS) throw new KeySetUnavailable(failure);
     try {
       return await remote(header, token);
     } catch (error) {
       if (!isKeySetFailure(error)) throw error;
       failedAt = Date.now();
+      failure = reasonOf(error);
       const keys = fromLastGood();
-      if (!keys) throw error;
-      return keyOrFailure(keys, header, token, error);
+      if (!keys) throw new KeySetUnavailable(failure);
+      return keyOrOutage(keys, header, token, failure);
     }
   };
 }
 
 /** A key from the last good set; a `kid` it does not hold cannot be judged while the URL is down: the outage, not a refusal. */
-async function keyOrFailure(keys: JWTVerifyGetKey, header: CompactJWSHeaderParameters, token: FlattenedJWSInput, outage: unknown) {
+async function keyOrOutage(keys: JWTVerifyGetKey, header: CompactJWSHeaderParameters, token: FlattenedJWSInput, failure: string) {
   try {
     return await keys(header, token);
   } catch (error) {
-    if (error instanceof errors.JWKSNoMatchingKey)
-      throw (outage as Error | undefined) ?? new errors.JWKSTimeout('the key set is not reachable');
+    if (error instanceof errors.JWKSNoMatchingKey) throw new KeySetUnavailable(failure);
     throw error;
   }
 }
 
-/** A failure to get the key set (its URL down, slow, redirecting or not a key set), not a fault of the token. */
+/** A failure of jose's remote set to get the key set (its URL down, slow, redirecting or not a key set), not a fault of the token. */
 function isKeySetFailure(error: unknown): boolean {
   if (!(error instanceof errors.JOSEError)) return true;
   return error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || error.code === 'ERR_JOSE_GENERIC';

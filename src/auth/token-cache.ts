@@ -11,7 +11,10 @@ export const TOKEN_CHANGES_CHANNEL = 'access_token_changes';
 type Entry = { user: User; expiresAt: Date | null; until: number };
 
 export class TokenCache {
-  /** Only tokens found valid (an unknown one cannot fill memory), by their SHA-256 as the database keys them. */
+  /**
+   * Only tokens found valid (an unknown one cannot fill memory): the gateway's own by their SHA-256 as the
+   * database keys them, verified JWTs by `jwt:` and theirs (src/auth/authenticator.ts). Both go with their user.
+   */
   private readonly entries = new Map<string, Entry>();
   private listening = false;
   /** Moves on every eviction and every listener transition: a read begun before it is not kept. */

@@ -1,4 +1,6 @@
+import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
@@ -21,7 +23,7 @@ export async function signingKey(
 
 /** A JWT for `sub` (the user id), issued now for an hour unless `claims` or `header` say otherwise. */
 export async function jwtFor(
-  key: { privateKey: CryptoKey | Uint8Array; alg: string; kid?: string },
+  key: { privateKey: CryptoKey | KeyObject | Uint8Array; alg: string; kid?: string },
   claims: JWTPayload & { sub?: string } = {},
   { header = {}, expiresIn = '1h' }: { header?: Record<string, unknown>; expiresIn?: string | number | null } = {},
 ): Promise<string> {
@@ -30,6 +32,20 @@ export async function jwtFor(
     .setIssuedAt();
   if (expiresIn !== null) jwt.setExpirationTime(expiresIn);
   return jwt.sign(key.privateKey);
+}
+
+/**
+ * An X.509 certificate of an EC P-256 signing key, and that key, as a platform may publish and keep them
+ * (made once: `openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 36500`).
+ */
+export function platformCertificate(): { certificate: string; privateKeyPem: string; signingKey: { privateKey: KeyObject; alg: 'ES256' } } {
+  const read = (name: string) => readFileSync(new URL(`./keys/${name}`, import.meta.url), 'utf8');
+  const privateKeyPem = read('platform-certificate.key.pem');
+  return {
+    certificate: read('platform-certificate.pem'),
+    privateKeyPem,
+    signingKey: { privateKey: createPrivateKey(privateKeyPem), alg: 'ES256' },
+  };
 }
 
 /** An unsigned token (`alg: none`), which no verifier may accept. */

@@ -1,6 +1,8 @@
+import { generateKeyPairSync, KeyObject } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { claimAt, looksLikeJwt } from '../../src/auth/jwt.ts';
 import { loadConfig } from '../../src/config.ts';
+import { platformCertificate } from '../kit/identity.ts';
 
 // The AUTH_* settings (src/auth/identity-settings.ts) and the small rules of JWTs that need no key.
 
@@ -44,10 +46,14 @@ describe('identity settings', () => {
       /AUTH_JWT_KEY is not a PEM public key/,
     );
     refused({ ...jwtOn, AUTH_JWT_ALGORITHMS: 'RS256,none' }, /AUTH_JWT_ALGORITHMS="RS256,none"/);
-    refused({ ...jwtOn, AUTH_JWT_ALGORITHMS: 'RS256,HS256' }, /AUTH_JWT_ALGORITHMS: HS256 cannot be verified with public keys/);
+    refused({ ...jwtOn, AUTH_JWT_ALGORITHMS: 'none' }, /AUTH_JWT_ALGORITHMS="none"/);
     refused(
-      { ...jwtOn, AUTH_JWT_JWKS_URL: undefined, AUTH_JWT_KEY: secret, AUTH_JWT_ALGORITHMS: 'RS256' },
-      /RS256 cannot be verified with a shared secret/,
+      { ...jwtOn, AUTH_JWT_ALGORITHMS: 'HS256,HS512' },
+      /AUTH_JWT_ALGORITHMS: none of HS256, HS512 verifies a token with the key set of AUTH_JWT_JWKS_URL/,
+    );
+    refused(
+      { ...jwtOn, AUTH_JWT_JWKS_URL: undefined, AUTH_JWT_KEY: secret, AUTH_JWT_ALGORITHMS: 'RS256,ES256' },
+      /AUTH_JWT_ALGORITHMS: none of RS256, ES256 verifies a token with AUTH_JWT_KEY \(a shared secret\): it verifies HS256, HS384, HS512/,
     );
     refused({ ...jwtOn, AUTH_JWT_JWKS_URL: 'ftp://idp.test/keys' }, /AUTH_JWT_JWKS_URL="ftp/);
     refused({ AUTH_JWT_COOKIE: 'jwt' }, /AUTH_JWT_COOKIE is set, but JWTs are off/);
@@ -72,6 +78,70 @@ describe('identity settings', () => {
       timeoutMs: 2_000,
       cacheTtlMs: 30_000,
     });
+  });
+});
+
+describe('AUTH_JWT_KEY and AUTH_JWT_ALGORITHMS', () => {
+  const withKey = (key: string, algorithms?: string) =>
+    loadConfig({ ...jwtOn, AUTH_JWT_JWKS_URL: undefined, AUTH_JWT_KEY: key, ...(algorithms ? { AUTH_JWT_ALGORITHMS: algorithms } : {}) });
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const pem = (key: KeyObject, type: 'spki' | 'pkcs1' | 'pkcs8') =>
+    key.export({ type, format: 'pem' } as { type: 'spki'; format: 'pem' }) as string;
+
+  it('takes a public key as SPKI, PKCS#1 or an X.509 certificate (line breaks written \\n too), imported once at start', () => {
+    const spki = pem(rsa.publicKey, 'spki');
+    for (const key of [spki, spki.replace(/\n/g, '\\n'), pem(rsa.publicKey, 'pkcs1'), platformCertificate().certificate]) {
+      const jwt = withKey(key).identity.jwt!;
+      expect(jwt.keys).toEqual({ publicKey: expect.any(KeyObject) });
+      expect((jwt.keys as { publicKey: KeyObject }).publicKey.type).toBe('public');
+    }
+    expect(withKey(spki, 'RS256,PS256').identity.jwt!.algorithms).toEqual(['RS256', 'PS256']);
+    expect(withKey(secret).identity.jwt!.keys).toEqual({ secret: new TextEncoder().encode(secret) });
+  });
+
+  it('keeps only the listed algorithms the key can verify, and stops the start when none can, naming both settings', () => {
+    const spki = pem(rsa.publicKey, 'spki');
+    // The default list with an RSA key: RS256 (ES256 and EdDSA need other keys); the certificate's P-256 key: ES256.
+    expect(withKey(spki).identity.jwt!.algorithms).toEqual(['RS256']);
+    expect(withKey(platformCertificate().certificate).identity.jwt!.algorithms).toEqual(['ES256']);
+    // A listed HMAC algorithm beside RS256: started, and a token naming HS256 is refused (never verified with the key as a secret).
+    expect(withKey(spki, 'RS256,HS256').identity.jwt!.algorithms).toEqual(['RS256']);
+    expect(loadConfig({ ...jwtOn, AUTH_JWT_ALGORITHMS: 'RS256,HS256' }).identity.jwt!.algorithms).toEqual(['RS256']);
+    expect(withKey(secret, 'HS256,RS256,HS512').identity.jwt!.algorithms).toEqual(['HS256', 'HS512']);
+    const p384 = pem(generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey, 'spki');
+    expect(() => withKey(p384)).toThrow(
+      /AUTH_JWT_ALGORITHMS: none of RS256, ES256, EdDSA \(the default\) verifies a token with AUTH_JWT_KEY \(an EC P-384 public key\): it verifies ES384/,
+    );
+    expect(withKey(p384, 'ES384').identity.jwt!.algorithms).toEqual(['ES384']);
+    expect(() => withKey(spki, 'HS256')).toThrow(
+      /AUTH_JWT_ALGORITHMS: none of HS256 verifies a token with AUTH_JWT_KEY \(an RSA public key\)/,
+    );
+  });
+
+  it('refuses, naming AUTH_JWT_KEY and never showing it, a private key, a key no algorithm verifies, and what is not a key', () => {
+    const refused = (key: string, message: RegExp) => {
+      let error: unknown;
+      try {
+        withKey(key);
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect((error as Error)?.message).toMatch(message);
+      expect((error as Error).message).not.toContain(key.includes('\n') ? key.split('\n')[1] : key);
+    };
+    const privateKey = /AUTH_JWT_KEY is a private key: a public key is expected/;
+    refused(pem(rsa.privateKey, 'pkcs8'), privateKey);
+    refused(pem(rsa.privateKey, 'pkcs1'), privateKey);
+    refused(platformCertificate().privateKeyPem, privateKey);
+    refused(
+      pem(generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey, 'spki'),
+      /AUTH_JWT_KEY is an RSA key of 1024 bits: at least 2048/,
+    );
+    refused(pem(generateKeyPairSync('ed448').publicKey, 'spki'), /AUTH_JWT_KEY is an ed448 public key, which no JWS algorithm/);
+    refused(pem(generateKeyPairSync('ec', { namedCurve: 'secp256k1' }).publicKey, 'spki'), /AUTH_JWT_KEY is an EC secp256k1 public key/);
+    refused('-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----', /AUTH_JWT_KEY is not a PEM public key/);
+    refused('-----BEGIN RSA PUBLIC KEY-----\nbm90IGEga2V5\n-----END RSA PUBLIC KEY-----', /AUTH_JWT_KEY is not a PEM public key/);
+    refused('short-secret', /AUTH_JWT_KEY: a shared secret must be at least 32 bytes/);
   });
 });
 

@@ -18,6 +18,7 @@ import { makeHandler } from 'graphql-ws/use/@fastify/websocket';
 import type { Authenticator } from '../../auth/authenticator.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import type { Config } from '../../config.ts';
+import { callAt } from '../../core/call-at.ts';
 import { badRequest } from '../../core/errors.ts';
 import type { Database } from '../../db/client.ts';
 import { rethrowUnavailable } from '../../db/errors.ts';
@@ -178,8 +179,7 @@ export async function registerSubscriptions(
           ctx.extra.callerKey = callerKey;
         }
         // A JWT's socket ends when the JWT does.
-        if (expiresAt)
-          ctx.extra.lapse = setTimeout(() => socket.close(CloseCode.Forbidden, 'The token has expired'), expiresAt.getTime() - Date.now());
+        if (expiresAt) ctx.extra.lapse = callAt(expiresAt, () => socket.close(CloseCode.Forbidden, 'The token has expired'));
         ctx.extra.viewer = viewer;
         return true;
       },

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { exportSPKI, generateKeyPair, importJWK, type CryptoKey } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ids, tokens } from '../../kit/fixture.ts';
@@ -8,6 +8,7 @@ import {
   AUDIENCE,
   ISSUER,
   jwtFor,
+  platformCertificate,
   signingKey,
   startJwksServer,
   unsecuredJwt,
@@ -42,6 +43,12 @@ async function expectAccepted(gateway: Gateway, jwt: string, userId = owner) {
   expect(answer.status, answer.text).toBe(userId === owner ? 200 : 403);
   expect((await viewerOf(gateway, jwt)).data!.viewer!.id).toBe(userId);
 }
+
+/** How long a failed first fetch of the key set is not tried again (docs/identity.md). */
+const FIRST_FETCH_RETRY_MS = 5_000;
+
+/** An ES384 key (P-384), which a P-256 key cannot verify. */
+const signingKey384 = () => ({ privateKey: generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey, alg: 'ES384' });
 
 // The clock is moved on (the key set's cooldown and cache age) within a test only: it is put back after each.
 afterEach(() => void vi.useRealTimers());
@@ -158,6 +165,23 @@ describe('JWTs verified against a JWKS', () => {
     vi.useRealTimers();
   });
 
+  it('a verified JWT is remembered until its user changes; Basic with that JWT as its user name is not the JWT (401)', async () => {
+    const jwt = await jwtFor(rsa, { sub: String(ids.staff) });
+    expect((await viewerOf(gateway, jwt)).data!.viewer!.role).toBe('STAFF');
+    const statements = gateway.statements();
+    expect((await viewerOf(gateway, jwt)).data!.viewer!.role).toBe('STAFF');
+    expect(gateway.statements() - statements).toBe(0);
+    // Basic is always the gateway's own token, whatever its user name looks like.
+    const basic = await studentNames(gateway, `Basic ${Buffer.from(`${jwt}:`).toString('base64')}`);
+    expect(basic.status, basic.text).toBe(401);
+    expect(basic.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+    await gateway.writeTokensOrUsers((prisma) =>
+      prisma.user.update({ where: { id: ids.staff }, data: { role: 'teacher', name: 'Sam Teacher' } }),
+    );
+    expect((await viewerOf(gateway, jwt)).data!.viewer).toEqual({ id: String(ids.staff), name: 'Sam Teacher', role: 'TEACHER' });
+    await gateway.reset();
+  });
+
   it('the gateway’s own tokens and Basic work as before beside JWTs', async () => {
     expect((await studentNames(gateway, `Bearer ${tokens.owner}`)).status).toBe(200);
     expect((await studentNames(gateway, `Basic ${Buffer.from(`${tokens.owner}:`).toString('base64')}`)).status).toBe(200);
@@ -192,9 +216,35 @@ describe('the JWKS unavailable at start, or slower than its timeout', () => {
       expect(errorCodes(graphql)).toEqual(['UNAVAILABLE']);
       // Public reads too: the credential presented cannot be judged (only a session cookie falls back to anonymous).
       expect((await gateway.rest('GET', '/api/v1/activities/uids_and_flags', { token: jwt })).status).toBe(503);
+      // Back up: tried again once the pause after a failed first fetch is over (the clock moved past it).
       jwks.state = 'up';
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + FIRST_FETCH_RETRY_MS });
       expect((await studentNames(gateway, `Bearer ${jwt}`)).status).toBe(200);
     } finally {
+      vi.useRealTimers();
+      await gateway.close();
+    }
+  });
+
+  it('while no key set was ever fetched, a failed fetch is tried again only after a pause: 30 requests make one fetch', async () => {
+    jwks.state = 'down';
+    const gateway = await gatewayOn();
+    try {
+      // The clock stands still: however slow the machine, all 30 requests come within the pause.
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+      const jwt = await jwtFor(key, { sub: owner });
+      const before = jwks.fetches;
+      for (let i = 0; i < 15; i += 1) expect((await studentNames(gateway, `Bearer ${jwt}`)).status).toBe(503);
+      const burst = await Promise.all(Array.from({ length: 15 }, () => studentNames(gateway, `Bearer ${jwt}`)));
+      expect(burst.map((answer) => answer.status)).toEqual(Array(15).fill(503));
+      expect(jwks.fetches - before).toBe(1);
+      // After the pause, one more try (still down), then the pause again.
+      vi.setSystemTime(Date.now() + FIRST_FETCH_RETRY_MS);
+      for (let i = 0; i < 5; i += 1) expect((await studentNames(gateway, `Bearer ${jwt}`)).status).toBe(503);
+      expect(jwks.fetches - before).toBe(2);
+    } finally {
+      vi.useRealTimers();
+      jwks.state = 'up';
       await gateway.close();
     }
   });
@@ -216,6 +266,21 @@ describe('the JWKS unavailable at start, or slower than its timeout', () => {
 });
 
 describe('JWTs with a static key', () => {
+  /** Runs `check` on a gateway verifying JWTs with AUTH_JWT_KEY `key` and AUTH_JWT_ALGORITHMS `algorithms`. */
+  async function withStaticKey(key: string, algorithms: string, check: (gateway: Gateway) => Promise<void>) {
+    const gateway = await startGateway({
+      AUTH_JWT_KEY: key,
+      AUTH_JWT_ALGORITHMS: algorithms,
+      AUTH_JWT_ISSUER: ISSUER,
+      AUTH_JWT_AUDIENCE: AUDIENCE,
+    });
+    try {
+      await check(gateway);
+    } finally {
+      await gateway.close();
+    }
+  }
+
   it('HS256 with a shared secret, and the user claim at a namespaced path', async () => {
     const secret = randomBytes(32).toString('hex');
     const gateway = await startGateway({
@@ -246,6 +311,27 @@ describe('JWTs with a static key', () => {
     } finally {
       await gateway.close();
     }
+  });
+
+  it('a PKCS#1 public key with RS256,HS256 listed: RS256 verifies; HS256 signed with the key’s PEM text as a secret is refused', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pkcs1 = publicKey.export({ type: 'pkcs1', format: 'pem' }) as string;
+    await withStaticKey(pkcs1, 'RS256,HS256', async (gateway) => {
+      await expectAccepted(gateway, await jwtFor({ privateKey, alg: 'RS256' }, { sub: owner }));
+      for (const pem of [pkcs1, publicKey.export({ type: 'spki', format: 'pem' }) as string])
+        await expectRefused(gateway, await jwtFor({ privateKey: new TextEncoder().encode(pem), alg: 'HS256' }, { sub: owner }));
+      // Another algorithm of the key's family, not listed.
+      await expectRefused(gateway, await jwtFor({ privateKey, alg: 'PS256' }, { sub: owner }));
+    });
+  });
+
+  it('an X.509 certificate: ES256 tokens of its key verify; another curve’s or family’s algorithm is refused (401, not 503)', async () => {
+    const { certificate, signingKey: certified } = platformCertificate();
+    await withStaticKey(certificate, 'ES256,ES384,RS256', async (gateway) => {
+      await expectAccepted(gateway, await jwtFor(certified, { sub: owner }));
+      await expectRefused(gateway, await jwtFor(signingKey384(), { sub: owner }));
+      await expectRefused(gateway, await jwtFor(await signingKey('RS256'), { sub: owner }));
+    });
   });
 
   it('a PEM public key, and a JWT cookie only when AUTH_JWT_COOKIE names it', async () => {

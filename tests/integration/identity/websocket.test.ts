@@ -122,6 +122,21 @@ describe('a live lesson followed with the platform’s identity', () => {
     expect(codes).toEqual([4403, 1013]);
   });
 
+  it('keeps the socket of a JWT expiring in 30 days open (beyond the longest delay a Node timer takes): it hears FINISHED', async () => {
+    const codes: number[] = [];
+    const started = gateway.logs().filter((line) => line.msg === 'subscription started').length;
+    const follower = follow(gateway.wsUrl, lesson, await jwtFor(key, { sub: String(ids.owner) }, { expiresIn: '30d' }), {
+      closed: (event) => codes.push(event.code),
+    });
+    await gateway.waitForLog('subscription started', started + 1);
+    expect((await finishLesson()).status).toBe(200);
+    const [event] = await follower.waitForEvents(1);
+    expect(event).toMatchObject({ kind: 'FINISHED', classroomActivityId: String(lesson) });
+    expect(codes).toEqual([]);
+    await follower.client.dispose();
+    await gateway.reset();
+  });
+
   it('closes a JWT’s socket with 4403 when its exp passes (and the 30 s skew after it)', async () => {
     const codes: number[] = [];
     const exp = Math.floor(Date.now() / 1000) - 28;
