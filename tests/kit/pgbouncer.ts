@@ -80,7 +80,7 @@ export async function startPgBouncer(serverUrl: string): Promise<PgBouncer> {
       // Another process may have taken the port between the look and the start.
       if (attempt < 3 && /Address already in use/.test(output)) continue;
       await rm(dir, { recursive: true, force: true });
-      throw new Error(`PgBouncer did not start (${(error as Error).message}):\n${output}`);
+      throw new Error(`PgBouncer did not start (${(error as Error).message}):\n${output}`, { cause: error });
     }
     return {
       host: `127.0.0.1:${port}`,

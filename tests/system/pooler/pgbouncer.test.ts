@@ -17,7 +17,7 @@ const needsPooler = `needs the pooler pass's PgBouncer (npm run test:pooler)${po
 const followers: Follower[] = [];
 const targets: Target[] = [];
 afterEach(async () => {
-  await Promise.all(followers.splice(0).map((follower) => follower.client.dispose()));
+  await Promise.all(followers.splice(0).map(async (follower) => follower.client.dispose()));
   for (const target of targets.splice(0)) await target.dispose();
 });
 afterAll(() => stopServerProcesses());
