@@ -1,24 +1,19 @@
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
-import { freshTarget, runCommand, type Target } from '../../kit/commands.ts';
-import { fixture, ids } from '../../kit/fixture.ts';
-import { viewerWith } from '../../kit/graphql.ts';
 import { follow, waitFor, type Follower } from '../../kit/live.ts';
 import { freshDatabaseEnv, startServerProcess, stopServerProcesses } from '../../kit/server-process.ts';
 
 // The gateway behind PgBouncer in transaction mode (docs/operations.md, Behind a connection pooler), as
 // the pooler pass runs it (npm run test:pooler; tests/kit/pgbouncer.ts): the listener's check stops a
-// start without DATABASE_DIRECT_URL, naming the fix; with it, live lessons work as the server runs them,
-// and so do the commands. The rest of the pass runs the suite's own files through the same pooler.
+// start without DATABASE_DIRECT_URL, naming the fix; with it, live lessons work as the server runs them.
+// The rest of the pass runs the suite's own files through the same pooler.
 
 const template = inject('lgwTemplate');
 const pooled = template.kind === 'postgresql' && Boolean(template.pooler);
 const needsPooler = `needs the pooler pass's PgBouncer (npm run test:pooler)${pooled ? '' : ': not running, skipped'}`;
 
 const followers: Follower[] = [];
-const targets: Target[] = [];
 afterEach(async () => {
   await Promise.all(followers.splice(0).map(async (follower) => follower.client.dispose()));
-  for (const target of targets.splice(0)) await target.dispose();
 });
 afterAll(() => stopServerProcesses());
 
@@ -59,17 +54,5 @@ describe.skipIf(!pooled)(`behind PgBouncer in transaction mode (${needsPooler})`
     const { follow_up_url: followUpUrl } = (await finished.json()) as { follow_up_url: string };
     const [event] = await follower.waitForEvents(1);
     expect(event).toMatchObject({ kind: 'FINISHED', classroomActivityId: lesson, completed: true, followUpUrl });
-  });
-
-  it('the commands run through it on a brand-new database: the import migrates it, and token:create issues a token a gateway accepts', async () => {
-    const target = await freshTarget({ brandNew: true });
-    targets.push(target);
-    expect(target.env).toMatchObject({ DATABASE_DIRECT_URL: expect.any(String), DATABASE_PREPARED_STATEMENTS: '0' });
-    const imported = await runCommand('import', [await target.writeJson('fixture.json', fixture())], target.env);
-    expect(imported.code, imported.stderr).toBe(0);
-    const created = await runCommand('token-create', ['--user', String(ids.staff)], target.env);
-    expect(created.code, created.stderr).toBe(0);
-    const viewer = await target.withGateway((gateway) => viewerWith(gateway, created.stdout.trim()));
-    expect(viewer.answer.data!.viewer!.id).toBe(String(ids.staff));
   });
 });
