@@ -22,6 +22,8 @@ export function pgbouncerExecutable(): string | undefined {
 export type PgBouncer = {
   /** `127.0.0.1:<port>`: a database URL of the server with this host in its place goes through the pooler. */
   host: string;
+  /** Its process id (the benchmark reads its CPU time). */
+  pid: number;
   stop(): Promise<void>;
 };
 
@@ -84,6 +86,7 @@ export async function startPgBouncer(serverUrl: string): Promise<PgBouncer> {
     }
     return {
       host: `127.0.0.1:${port}`,
+      pid: child.pid!,
       async stop() {
         if (child.exitCode === null && child.signalCode === null) {
           child.kill('SIGTERM');
