@@ -66,7 +66,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   const address = await app.listen({ port: config.port, host: config.host });
-  const where = config.databaseUrl ? 'PostgreSQL server' : `embedded PostgreSQL in ${config.dataDir}`;
+  const server = config.databaseDirectUrl ? 'PostgreSQL server, queries through a pooler' : 'PostgreSQL server';
+  const where = config.databaseUrl ? server : `embedded PostgreSQL in ${config.dataDir}`;
   const lines = [
     `Lessons gateway on ${address} (${where})`,
     `  GraphQL:   ${address}/graphql${config.playground ? ' (open it in a browser for the playground)' : ''}`,
