@@ -34,6 +34,16 @@ export type Notify = (channel: string, payload: string) => Promise<void>;
 
 type Subscription = { channel: string; onMessage: (payload: string) => void; onState: ListenerStateHandler };
 
+/** `promise`'s value, or `timedOut` when it has not settled within `ms`. */
+async function within<T>(promise: Promise<T>, ms: number, timedOut: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<T>((resolve) => (timer = setTimeout(() => resolve(timedOut), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 type Deferred = { promise: Promise<void>; resolve: () => void };
 function deferred(): Deferred {
   let resolve = () => {};
@@ -95,12 +105,16 @@ export function sharedListener(connectionString: string, notify: Notify) {
       await next.query(`LISTEN ${LISTENER_CHECK_CHANNEL}`);
       const payload = randomBytes(8).toString('hex');
       const heard = new Promise<boolean>((resolve) => (check = { payload, heard: () => resolve(true) }));
-      await notify(LISTENER_CHECK_CHANNEL, payload);
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), LISTENER_CHECK_TIMEOUT_MS)));
-      const hears = await Promise.race([heard, timedOut]);
-      clearTimeout(timer);
-      if (!hears) throw new ListenerDeafError();
+      // A pool that cannot send (the database unreachable) fails this try as a lost connection would, not as deafness.
+      if (
+        !(await within(
+          notify(LISTENER_CHECK_CHANNEL, payload).then(() => true),
+          LISTENER_CHECK_TIMEOUT_MS,
+          false,
+        ))
+      )
+        throw new Error(`the listening connection's check could not send its notification within ${LISTENER_CHECK_TIMEOUT_MS / 1000} s`);
+      if (!(await within(heard, LISTENER_CHECK_TIMEOUT_MS, false))) throw new ListenerDeafError();
     } catch (error) {
       release(next);
       throw error;
