@@ -9,7 +9,8 @@ import { pgbouncerExecutable } from '../tests/kit/pgbouncer.ts';
 /**
  * What reaches the database differently through a pooler: every read and write, transactions and their
  * locks, the listening connection, migrations, the commands. Left out: what never does (the docs, HTTP
- * hardening, GraphQL limits, the fuzzing), and prepared-statements.test.ts, which is about named statements.
+ * hardening, GraphQL limits, trusted documents, the fuzzing), and prepared-statements.test.ts, which is
+ * about named statements.
  */
 export const POOLER_PASS = [
   'tests/integration/activities/',
@@ -17,7 +18,6 @@ export const POOLER_PASS = [
   'tests/integration/graphql/errors.test.ts',
   'tests/integration/graphql/operations.test.ts',
   'tests/integration/graphql/subgraph.test.ts',
-  'tests/integration/graphql/trusted-documents.test.ts',
   'tests/integration/identity/',
   'tests/integration/kit/',
   'tests/integration/live-lessons/',
