@@ -106,13 +106,8 @@ export function sharedListener(connectionString: string, notify: Notify) {
       const payload = randomBytes(8).toString('hex');
       const heard = new Promise<boolean>((resolve) => (check = { payload, heard: () => resolve(true) }));
       // A pool that cannot send (the database unreachable) fails this try as a lost connection would, not as deafness.
-      if (
-        !(await within(
-          notify(LISTENER_CHECK_CHANNEL, payload).then(() => true),
-          LISTENER_CHECK_TIMEOUT_MS,
-          false,
-        ))
-      )
+      const sent = notify(LISTENER_CHECK_CHANNEL, payload).then(() => true);
+      if (!(await within(sent, LISTENER_CHECK_TIMEOUT_MS, false)))
         throw new Error(`the listening connection's check could not send its notification within ${LISTENER_CHECK_TIMEOUT_MS / 1000} s`);
       if (!(await within(heard, LISTENER_CHECK_TIMEOUT_MS, false))) throw new ListenerDeafError();
     } catch (error) {
