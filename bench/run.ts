@@ -17,6 +17,7 @@ import { nodeForServers, type NodeRuntime } from './node-runtime.ts';
 import { freePort, startServer, type Server } from './processes.ts';
 import { summarizeProfiles } from './profile.ts';
 import { checkTargets, printReport, writeResults, type CaseResult } from './report.ts';
+import { runPooler, wantsPooler } from './pooler.ts';
 import { runSubscriptions, wantsSubscriptions } from './subscriptions.ts';
 import { startCommand } from '../scripts/start-command.mjs';
 
@@ -411,6 +412,8 @@ async function measureCases(
 async function main(): Promise<void> {
   // `--subscriptions` (or `--cases subscriptions`): live lessons under load, a run of its own (bench/subscriptions.ts).
   if (wantsSubscriptions(process.argv.slice(2))) return runSubscriptions(process.argv.slice(2));
+  // `--pooler`: the reads through PgBouncer beside direct, with and without named statements (bench/pooler.ts).
+  if (wantsPooler(process.argv.slice(2))) return runPooler(process.argv.slice(2));
   const options = parseOptions(process.argv.slice(2));
   const cleanup = cleanupStack();
   const interrupted = () => void cleanup.run().finally(() => process.exit(130));

@@ -35,6 +35,10 @@ const count = (min: number, max: number) => z.coerce.number().int().min(min).max
 const port = count(0, 65_535);
 const httpUrl = z.url({ protocol: /^https?$/ });
 const url = httpUrl.transform((value) => value.replace(/\/+$/, ''));
+const postgresUrl = z
+  .string()
+  .trim()
+  .regex(/^postgres(ql)?:\/\//, 'expected a postgresql:// URL');
 /** Unset and empty are the same: absent. */
 const unlessEmpty = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());
@@ -62,15 +66,11 @@ const settings = {
   port: setting('PORT', port.default(4000)),
   host: setting('HOST', z.string().trim().min(1).default('127.0.0.1')),
   /** postgresql:// selects a PostgreSQL server; unset, the embedded PGlite under `dataDir`. */
-  databaseUrl: setting(
-    'DATABASE_URL',
-    unlessEmpty(
-      z
-        .string()
-        .trim()
-        .regex(/^postgres(ql)?:\/\//, 'expected a postgresql:// URL'),
-    ),
-  ),
+  databaseUrl: setting('DATABASE_URL', unlessEmpty(postgresUrl)),
+  /** The server itself when DATABASE_URL names a pooler: the listening connection and migrations (docs/operations.md, Behind a connection pooler). */
+  databaseDirectUrl: setting('DATABASE_DIRECT_URL', unlessEmpty(postgresUrl)),
+  /** Off (`0`): every driver-level read is sent unnamed, for a pooler in transaction mode that keeps no named statement. */
+  databasePreparedStatements: setting('DATABASE_PREPARED_STATEMENTS', flag.default(true)),
   dataDir: setting('DATA_DIR', z.string().trim().min(1).default('./.data')),
   /** Where follow-up links point (docs/contract.md, finish_lesson). */
   appUrl: setting('APP_URL', url.default('http://localhost:3000')),
@@ -201,6 +201,8 @@ function crossChecks(read: Read): string[] {
     problems.push(
       `ADMISSION_QUEUE_TIMEOUT (${read.admissionQueueTimeoutMs} ms) must be shorter than REQUEST_TIMEOUT (${read.requestTimeoutMs} ms)`,
     );
+  if (read.databaseDirectUrl && !read.databaseUrl)
+    problems.push('DATABASE_DIRECT_URL is set without DATABASE_URL: it names the server behind the pooler DATABASE_URL names');
   if (read.metricsPort !== undefined && read.metricsPort !== 0 && read.metricsPort === read.port)
     problems.push(`METRICS_PORT (${read.metricsPort}) must not be PORT: the metrics are never served on the public port`);
   return problems;

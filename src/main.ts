@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
+import { ListenerDeafError, openDatabase } from './db/client.ts';
 import { seedDemoData } from './demo/seed.ts';
 import { startTracing } from './telemetry/sdk.ts';
 
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     setFlagsFromString('--wasm-lazy-compilation');
     setFlagsFromString('--liftoff-only');
   }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, tracing });
+  const database = await openDatabase({ ...config, tracing });
   const demo = config.demoData ? await seedDemoData(database.prisma) : null;
   const lifecycle = { draining: false };
   const app = await buildApp({ config, database, lifecycle, tracing });
@@ -66,7 +66,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   const address = await app.listen({ port: config.port, host: config.host });
-  const where = config.databaseUrl ? 'PostgreSQL server' : `embedded PostgreSQL in ${config.dataDir}`;
+  const server = config.databaseDirectUrl ? 'PostgreSQL server, queries through a pooler' : 'PostgreSQL server';
+  const where = config.databaseUrl ? server : `embedded PostgreSQL in ${config.dataDir}`;
   const lines = [
     `Lessons gateway on ${address} (${where})`,
     `  GraphQL:   ${address}/graphql${config.playground ? ' (open it in a browser for the playground)' : ''}`,
@@ -84,7 +85,11 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   process.stderr.write(
-    error instanceof ConfigError ? `${error.message}\n` : `Could not start: ${(error as Error).stack ?? String(error)}\n`,
+    error instanceof ConfigError
+      ? `${error.message}\n`
+      : error instanceof ListenerDeafError
+        ? `Could not start: ${error.message}\n`
+        : `Could not start: ${(error as Error).stack ?? String(error)}\n`,
   );
   process.exit(1);
 });

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const file = args[0]!;
   const config = loadConfig();
   const input = await readJson(file);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase(config);
   try {
     const counts = await inTransaction(database.prisma, (tx) => importData(tx, input));
     const summary = Object.entries(counts)

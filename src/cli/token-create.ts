@@ -38,7 +38,7 @@ function parseCommandLine(): { userId: number; expiresInDays: number | undefined
 async function main(): Promise<void> {
   const { userId, expiresInDays } = parseCommandLine();
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase(config);
   try {
     const { id, token, user, expiresAt } = await issueAccessToken(database.prisma, { userId, expiresInDays });
     process.stderr.write(

@@ -31,7 +31,7 @@ function parseTarget(args: string[]): Target {
 async function main(): Promise<void> {
   const target = parseTarget(process.argv.slice(2));
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase(config);
   try {
     const matches = await database.prisma.accessToken.findMany({
       where: target.where,

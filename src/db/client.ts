@@ -8,12 +8,14 @@ import { openPostgres } from './postgres.ts';
 
 export type Db = PrismaClient;
 export type { PoolStats } from './driver.ts';
+export { ListenerDeafError } from './listener.ts';
 
 /**
  * A statement sent straight to the driver: its text, or a named one, which on a server is prepared once
  * per pooled connection and then only executed (one name, one text, always). A name built from a request's
  * shape (`shaped`, e.g. an operation's selection) is used only while the instance has fewer than
  * MAX_SHAPED_STATEMENTS of them: they can combine into many, each costing memory on every connection.
+ * With DATABASE_PREPARED_STATEMENTS=0 no name is used at all.
  */
 export type Statement = string | { name: string; text: string; shaped?: boolean };
 
@@ -46,9 +48,14 @@ export type Database = {
   close(): Promise<void>;
 };
 
+/** The config's database settings (src/config.ts), which a caller may pass as they are. */
 export type DatabaseOptions = {
-  /** postgresql:// URL; when absent, an embedded PGlite under `dataDir`. */
+  /** postgresql:// URL (the server, or a pooler in front of it); when absent, an embedded PGlite under `dataDir`. */
   databaseUrl?: string | undefined;
+  /** The server itself, when `databaseUrl` names a pooler: the listening connection and migrations use it. */
+  databaseDirectUrl?: string | undefined;
+  /** False: driver-level reads are sent unnamed (a pooler in transaction mode keeps no named statement). Default true. */
+  databasePreparedStatements?: boolean;
   /** A folder, or `memory://` for a throwaway embedded database. */
   dataDir: string;
   /** Apply pending migrations before returning (default true). */
@@ -57,8 +64,17 @@ export type DatabaseOptions = {
   tracing?: { sqlStatement: <T>(text: string, run: () => Promise<T>) => Promise<T> } | undefined;
 };
 
-export async function openDatabase({ databaseUrl, dataDir, migrate = true, tracing }: DatabaseOptions): Promise<Database> {
-  const driver = databaseUrl ? await openPostgres(databaseUrl, migrate) : await openPglite(dataDir, migrate);
+export async function openDatabase({
+  databaseUrl,
+  databaseDirectUrl,
+  databasePreparedStatements = true,
+  dataDir,
+  migrate = true,
+  tracing,
+}: DatabaseOptions): Promise<Database> {
+  const driver = databaseUrl
+    ? await openPostgres({ url: databaseUrl, directUrl: databaseDirectUrl ?? databaseUrl, migrate })
+    : await openPglite(dataDir, migrate);
   const prisma = new PrismaClient({ adapter: driver.adapter, log: [{ emit: 'event', level: 'query' }] });
   let statements = 0;
   // The client's type only lists `$on('query')` when its log option is a literal type; it is set above.
@@ -67,6 +83,7 @@ export async function openDatabase({ databaseUrl, dataDir, migrate = true, traci
   });
   const shapedNames = new Set<string>();
   const nameOf = (statement: Exclude<Statement, string>): string | undefined => {
+    if (!databasePreparedStatements) return undefined;
     if (!statement.shaped || shapedNames.has(statement.name)) return statement.name;
     if (shapedNames.size >= MAX_SHAPED_STATEMENTS) return undefined;
     shapedNames.add(statement.name);

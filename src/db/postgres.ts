@@ -5,13 +5,17 @@ import { sharedListener } from './listener.ts';
 import { applyMigrations, type SqlRunner } from './migrate.ts';
 
 // A PostgreSQL server: migrations under an advisory lock (several instances may start at once), pg's pool
-// for queries, and one listening connection outside it (src/db/listener.ts).
+// for queries (perhaps through a pooler), and one listening connection outside it (src/db/listener.ts).
 
 const POOL_SIZE = 10;
 
-export async function openPostgres(connectionString: string, migrate: boolean): Promise<Driver> {
+/**
+ * `url` serves the queries (the server, or a pooler in front of it); `directUrl` the migrations and the
+ * listening connection, which need a session of their own on the server itself (the same URL without a pooler).
+ */
+export async function openPostgres({ url, directUrl, migrate }: { url: string; directUrl: string; migrate: boolean }): Promise<Driver> {
   if (migrate) {
-    const client = new pg.Client({ connectionString });
+    const client = new pg.Client({ connectionString: directUrl });
     await client.connect();
     try {
       await applyMigrations(pgRunner(client), { lock: true });
@@ -19,10 +23,13 @@ export async function openPostgres(connectionString: string, migrate: boolean): 
       await client.end();
     }
   }
-  const pool = new pg.Pool({ connectionString, max: POOL_SIZE, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 5_000 });
   // An idle client losing its connection (database restarted) must not crash the process.
   pool.on('error', () => {});
-  const listener = sharedListener(connectionString);
+  // The listener's check is sent as the app's events are: through the pool, committed on its own.
+  const listener = sharedListener(directUrl, async (channel, payload) => {
+    await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+  });
   return {
     kind: 'postgresql',
     adapter: new PrismaPg(pool),

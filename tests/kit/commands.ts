@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import type { Gateway } from './gateway.ts';
-import { copyOfTemplate, freshServerDatabase } from './template.ts';
+import { copyOfTemplate, freshServerDatabase, serverDatabaseEnv } from './template.ts';
 
 // Runs the real commands (`npm run db:import`, `npm run token:create`) as child processes, each time on a
 // database of the test's own: an embedded data folder, or a database on the server named by DATABASE_URL
@@ -39,7 +39,7 @@ export async function freshTarget(options: { brandNew?: boolean } = {}): Promise
     drop = database.remove;
   } else if (server) {
     const database = await freshServerDatabase(server, 'lgw_test_cli');
-    env = { DATABASE_URL: database.url };
+    env = { ...serverDatabaseEnv(inject('lgwTemplate'), database.url) };
     drop = database.drop;
   } else {
     env = { DATA_DIR: join(dir, 'data') };

@@ -38,8 +38,10 @@ export type Gateway = {
   app: FastifyInstance;
   database: Database;
   config: Config;
-  /** A database URL for this gateway's own database (PostgreSQL runs only). */
+  /** This gateway's own database on the server itself, for a test's own connections (PostgreSQL runs only). */
   databaseUrl: string | undefined;
+  /** The settings naming this gateway's database, as it was started with: for another gateway, a command, a server process on it. */
+  databaseEnv: Record<string, string>;
   rest(
     method: InjectOptions['method'],
     path: string,
@@ -132,7 +134,7 @@ async function startOn(
     ...ownDatabase?.env,
     ...env,
   });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase(config);
   // A test may close the database itself (to see the app without it): closing again is then a no-op.
   const closeDatabase = database.close;
   let closing: Promise<void> | undefined;
@@ -195,7 +197,13 @@ async function startOn(
     app,
     database,
     config,
-    databaseUrl: config.databaseUrl,
+    databaseUrl: config.databaseDirectUrl ?? config.databaseUrl,
+    databaseEnv: {
+      DATABASE_URL: config.databaseUrl ?? '',
+      DATA_DIR: config.dataDir,
+      ...(config.databaseDirectUrl ? { DATABASE_DIRECT_URL: config.databaseDirectUrl } : {}),
+      DATABASE_PREPARED_STATEMENTS: config.databasePreparedStatements ? '1' : '0',
+    },
     async rest(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.token) headers.authorization = `Bearer ${options.token}`;

@@ -5,11 +5,12 @@ import { openDatabase, type Database } from '../../src/db/client.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 import { importData } from '../../src/import/import-data.ts';
 import { fixture } from './fixture.ts';
+import { startPgBouncer } from './pgbouncer.ts';
 import { databaseName, onServer, scratchDir, tables, withDatabase, type Template } from './template.ts';
 
 // Makes the template databases (tests/kit/template.ts) once per run for the projects that start gateways,
 // servers or commands (vitest.config.ts), and removes them after the last of those; each worker finds them
-// with `inject('lgwTemplate')`.
+// with `inject('lgwTemplate')`. With TEST_PGBOUNCER=1 (the pooler pass), PgBouncer in front of the server too.
 
 /**
  * The kit's objects, one statement each. `lgw_kit.writes` moves at every statement that writes a table
@@ -78,34 +79,32 @@ async function loadFixture(database: Database): Promise<void> {
   for (const statement of kitStatements) await database.prisma.$executeRawUnsafe(statement);
 }
 
-/** Makes the templates (on the server DATABASE_URL names, else in a temporary folder); `drop` removes them. */
+/**
+ * Makes the templates (on the server DATABASE_URL names, else in a temporary folder); `drop` removes them.
+ * In the pooler pass (TEST_PGBOUNCER=1, on a server only) it starts PgBouncer in front of the server, which
+ * every copy is then used through (tests/kit/template.ts, serverDatabaseEnv), and `drop` stops it.
+ */
 async function createTemplate(): Promise<{ template: Template; drop: () => Promise<void> }> {
   const serverUrl = process.env.DATABASE_URL;
-  if (serverUrl) {
-    const emptyName = databaseName('lgw_test_template_empty');
-    const fixtureName = databaseName('lgw_test_template');
-    const drop = async () => {
-      for (const name of [fixtureName, emptyName]) await onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    };
+  if (process.env.TEST_PGBOUNCER === '1') {
+    if (!serverUrl) throw new Error('TEST_PGBOUNCER=1: the pooler pass runs on a PostgreSQL server; set DATABASE_URL');
+    const pooler = await startPgBouncer(serverUrl);
     try {
-      await onServer(serverUrl, `CREATE DATABASE ${emptyName}`);
-      await (await openDatabase({ databaseUrl: withDatabase(serverUrl, emptyName), dataDir: '' })).close();
-      // Only copied from now on: nobody may connect, which a copy requires anyway.
-      await onServer(serverUrl, `ALTER DATABASE ${emptyName} ALLOW_CONNECTIONS false`);
-      await onServer(serverUrl, `CREATE DATABASE ${fixtureName} TEMPLATE ${emptyName}`);
-      const database = await openDatabase({ databaseUrl: withDatabase(serverUrl, fixtureName), dataDir: '' });
-      try {
-        await loadFixture(database);
-      } finally {
-        await database.close();
-      }
-      await onServer(serverUrl, `ALTER DATABASE ${fixtureName} ALLOW_CONNECTIONS false`);
+      const { template, drop } = await createServerTemplate(serverUrl);
+      return {
+        template: { ...template, pooler: pooler.host },
+        drop: async () => {
+          await drop();
+          await pooler.stop();
+        },
+      };
     } catch (error) {
-      await drop();
+      await pooler.stop();
       throw error;
     }
-    return { template: { kind: 'postgresql', fixtureName, emptyName }, drop };
   }
+  if (serverUrl) return createServerTemplate(serverUrl);
+
   const dir = await mkdtemp(join(scratchDir(), 'lgw-template-'));
   const drop = () => rm(dir, { recursive: true, force: true });
   try {
@@ -124,6 +123,35 @@ async function createTemplate(): Promise<{ template: Template; drop: () => Promi
     await drop();
     throw error;
   }
+}
+
+/** The templates on the server `serverUrl` names. */
+async function createServerTemplate(
+  serverUrl: string,
+): Promise<{ template: Template & { kind: 'postgresql' }; drop: () => Promise<void> }> {
+  const emptyName = databaseName('lgw_test_template_empty');
+  const fixtureName = databaseName('lgw_test_template');
+  const drop = async () => {
+    for (const name of [fixtureName, emptyName]) await onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  };
+  try {
+    await onServer(serverUrl, `CREATE DATABASE ${emptyName}`);
+    await (await openDatabase({ databaseUrl: withDatabase(serverUrl, emptyName), dataDir: '' })).close();
+    // Only copied from now on: nobody may connect, which a copy requires anyway.
+    await onServer(serverUrl, `ALTER DATABASE ${emptyName} ALLOW_CONNECTIONS false`);
+    await onServer(serverUrl, `CREATE DATABASE ${fixtureName} TEMPLATE ${emptyName}`);
+    const database = await openDatabase({ databaseUrl: withDatabase(serverUrl, fixtureName), dataDir: '' });
+    try {
+      await loadFixture(database);
+    } finally {
+      await database.close();
+    }
+    await onServer(serverUrl, `ALTER DATABASE ${fixtureName} ALLOW_CONNECTIONS false`);
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+  return { template: { kind: 'postgresql', fixtureName, emptyName }, drop };
 }
 
 type Shared = { made: ReturnType<typeof createTemplate>; users: number };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { startCommand } from '../../scripts/start-command.mjs';
-import { copyOfTemplate, freshServerDatabase } from './template.ts';
+import { copyOfTemplate, freshServerDatabase, serverDatabaseEnv, type ServerDatabaseEnv } from './template.ts';
 
 // The real server as a child process, started as `npm start` starts it: the bundle built into dist/, then
 // node with the start script's own arguments, on a free port of 127.0.0.1, with the demo data. Unless told
@@ -26,8 +26,11 @@ export type ServerProcess = {
   output(): string;
 };
 
-/** Settings naming a database of the caller's own: `DATABASE_URL` on a server run, else an embedded `DATA_DIR`. */
-export type DatabaseEnv = { DATABASE_URL: string; DATA_DIR?: string };
+/**
+ * Settings naming a database of the caller's own: `DATABASE_URL` on a server run (with the pooler pass's
+ * settings, tests/kit/template.ts, serverDatabaseEnv), else an embedded `DATA_DIR`.
+ */
+export type DatabaseEnv = ServerDatabaseEnv & { DATA_DIR?: string };
 
 const cleanups: (() => Promise<void>)[] = [];
 let built = false;
@@ -56,7 +59,7 @@ export async function freshDatabaseEnv(prefix = 'lgw_test_server', options: { br
   if (server) {
     const database = await freshServerDatabase(server, prefix);
     cleanups.push(database.drop);
-    return { DATABASE_URL: database.url };
+    return serverDatabaseEnv(inject('lgwTemplate'), database.url);
   }
   const dir = await mkdtemp(join(tmpdir(), 'lgw-server-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));

@@ -11,7 +11,14 @@ import pg from 'pg';
 
 /** Where the templates are: PGlite data folders, or databases on the server DATABASE_URL names. */
 export type Template =
-  { kind: 'pglite'; fixtureDataDir: string; emptyDataDir: string } | { kind: 'postgresql'; fixtureName: string; emptyName: string };
+  | { kind: 'pglite'; fixtureDataDir: string; emptyDataDir: string }
+  | {
+      kind: 'postgresql';
+      fixtureName: string;
+      emptyName: string;
+      /** The pooler pass's PgBouncer (`host:port`, tests/kit/pgbouncer.ts): every database is used through it. */
+      pooler?: string | undefined;
+    };
 
 // What the global setup hands each worker (`inject('lgwTemplate')`).
 declare module 'vitest' {
@@ -81,8 +88,21 @@ export async function freshServerDatabase(serverUrl: string, prefix = 'lgw_test'
   return { url: url.toString(), drop: () => onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
-/** The settings that name a database, and how to remove it. */
-export type OwnDatabase = { env: { DATABASE_URL: string; DATA_DIR: string }; databaseUrl: string | undefined; remove: () => Promise<void> };
+/**
+ * The settings that name a database on the test server, by its URL there: in the pooler pass, as a
+ * deployment behind PgBouncer sets them (queries through the pooler, unnamed; the listening connection and
+ * migrations on the server itself), else the server's URL alone.
+ */
+export type ServerDatabaseEnv = { DATABASE_URL: string; DATABASE_DIRECT_URL?: string; DATABASE_PREPARED_STATEMENTS?: string };
+export function serverDatabaseEnv(template: Template, url: string): ServerDatabaseEnv {
+  if (template.kind !== 'postgresql' || !template.pooler) return { DATABASE_URL: url };
+  const pooled = new URL(url);
+  pooled.host = template.pooler;
+  return { DATABASE_URL: pooled.toString(), DATABASE_DIRECT_URL: url, DATABASE_PREPARED_STATEMENTS: '0' };
+}
+
+/** The settings that name a database, its URL on the server itself (server runs only), and how to remove it. */
+export type OwnDatabase = { env: ServerDatabaseEnv & { DATA_DIR: string }; databaseUrl: string | undefined; remove: () => Promise<void> };
 
 /**
  * A database of its own, copied from a template: the fixture one (`fixture`), or the empty one (`empty`:
@@ -96,7 +116,7 @@ export async function copyOfTemplate(template: Template, which: 'fixture' | 'emp
     await onServer(serverUrl, `CREATE DATABASE ${name} TEMPLATE ${which === 'fixture' ? template.fixtureName : template.emptyName}`);
     const databaseUrl = withDatabase(serverUrl, name);
     return {
-      env: { DATABASE_URL: databaseUrl, DATA_DIR: 'memory://' },
+      env: { ...serverDatabaseEnv(template, databaseUrl), DATA_DIR: 'memory://' },
       databaseUrl,
       remove: () => onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
     };

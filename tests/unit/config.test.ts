@@ -107,6 +107,8 @@ describe('loadConfig', () => {
       port: 4000,
       host: '127.0.0.1',
       databaseUrl: undefined,
+      databaseDirectUrl: undefined,
+      databasePreparedStatements: true,
       dataDir: './.data',
       appUrl: 'http://localhost:3000',
       corsOrigins: [],
@@ -160,6 +162,29 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).databaseUrl).toBe('postgres://u@h/db');
     expect(() => loadConfig({ DATABASE_URL: 'mysql://u@h/db' })).toThrow(
       /DATABASE_URL="mysql:\/\/u@h\/db": expected a postgresql:\/\/ URL/,
+    );
+  });
+
+  it('reads the pooler settings: the server behind the pooler, and named statements on or off', () => {
+    const pooled = loadConfig({
+      DATABASE_URL: 'postgresql://app@pooler:6432/lessons',
+      DATABASE_DIRECT_URL: ' postgresql://app@db:5432/lessons ',
+      DATABASE_PREPARED_STATEMENTS: '0',
+    });
+    expect(pooled).toMatchObject({
+      databaseUrl: 'postgresql://app@pooler:6432/lessons',
+      databaseDirectUrl: 'postgresql://app@db:5432/lessons',
+      databasePreparedStatements: false,
+    });
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'true' }).databasePreparedStatements).toBe(true);
+    expect(loadConfig({ DATABASE_DIRECT_URL: '' }).databaseDirectUrl).toBeUndefined();
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://app@pooler/db', DATABASE_DIRECT_URL: 'http://db/lessons' })).toThrow(
+      /DATABASE_DIRECT_URL="http:\/\/db\/lessons": expected a postgresql:\/\/ URL/,
+    );
+    expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'off' })).toThrow(/DATABASE_PREPARED_STATEMENTS="off"/);
+    // The server behind a pooler, with no pooler: the embedded database would be used, and the setting ignored.
+    expect(() => loadConfig({ DATABASE_DIRECT_URL: 'postgresql://app@db/lessons' })).toThrow(
+      /DATABASE_DIRECT_URL is set without DATABASE_URL/,
     );
   });
 

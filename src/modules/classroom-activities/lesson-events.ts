@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/transaction.ts';
 import type { ClassroomActivity } from '../../generated/prisma/client.ts';
 import type { EventHub } from '../../core/event-hub.ts';
-import type { Database } from '../../db/client.ts';
+import { ListenerDeafError, type Database } from '../../db/client.ts';
 import type { LessonEventKind } from '../types.generated.ts';
 
 // Live lessons' events (docs/contract.md, Live lessons), sent with pg_notify inside the writing transaction:
@@ -49,7 +49,7 @@ export async function notifyLessonEvent(
 export function listenForLessonEvents(
   database: Pick<Database, 'listen'>,
   hub: EventHub,
-  log: { warn(details: object, message: string): void; info(message: string): void },
+  log: { error(details: object, message: string): void; warn(details: object, message: string): void; info(message: string): void },
 ): Promise<() => Promise<void>> {
   return database.listen(
     LESSON_EVENTS_CHANNEL,
@@ -62,9 +62,12 @@ export function listenForLessonEvents(
       }
       hub.deliver(message.classroomActivityId, message);
     },
-    (state, { error, retryInMs }) =>
-      state === 'lost'
-        ? log.warn({ err: error, retryInMs }, 'lesson events: lost the listening connection, reconnecting')
-        : log.info('lesson events: listening'),
+    (state, { error, retryInMs }) => {
+      if (state === 'listening') log.info('lesson events: listening');
+      // A new connection that hears nothing the app sends: a misconfiguration (docs/operations.md, Behind a connection pooler).
+      else if (error instanceof ListenerDeafError)
+        log.error({ err: error, retryInMs }, 'lesson events: the new listening connection is deaf to DATABASE_URL, reconnecting');
+      else log.warn({ err: error, retryInMs }, 'lesson events: lost the listening connection, reconnecting');
+    },
   );
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixture, ids, tokens } from '../../kit/fixture.ts';
-import { gatewayForTests } from '../../kit/gateway.ts';
+import { gatewayForTests, type Gateway } from '../../kit/gateway.ts';
+import { NESTED_CLASSROOM_ACTIVITY_QUERY, readClassroomActivity } from '../../kit/graphql.ts';
 import { graphql } from '../../kit/gql/index.ts';
 
 // The hot reads' named statements (src/db/client.ts, SqlRead): how many a classroom activity's selections
@@ -13,12 +14,14 @@ import { graphql } from '../../kit/gql/index.ts';
 
 const onServer = Boolean(process.env.DATABASE_URL);
 
+const FIRST_ACTIVITIES = graphql(`query FirstActivities { activities(first: 20) { totalCount edges { node { id } } } }`);
+
 // A token verified once stays so for the whole file (the default 5 s could lapse midway and add a statement).
 const gateway = gatewayForTests({ TOKEN_CACHE_TTL: '1 minute' });
 
 /** This connection's prepared statements whose name starts with `prefix`, with how PostgreSQL planned them. */
-const preparedOnConnection = (prefix: string) =>
-  gateway.database.read<{ name: string; generic_plans: string; custom_plans: string }>(
+const preparedOnConnection = (prefix: string, on: Gateway = gateway) =>
+  on.database.read<{ name: string; generic_plans: string; custom_plans: string }>(
     'SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE starts_with(name, $1) ORDER BY name',
     [prefix],
   );
@@ -65,11 +68,7 @@ describe.skipIf(!onServer)('a page of activities on a PostgreSQL server', () => 
       `INSERT INTO activities (uid, name) SELECT 'activity-' || n, 'Activity ' || n FROM generate_series(1, 5000) n`,
     );
     for (let page = 0; page < 12; page += 1) {
-      const answer = await gateway.graphql(
-        graphql(`query FirstActivities { activities(first: 20) { totalCount edges { node { id } } } }`),
-        {},
-        tokens.owner,
-      );
+      const answer = await gateway.graphql(FIRST_ACTIVITIES, {}, tokens.owner);
       expect(answer.data!.activities.totalCount).toBe(5000);
     }
     // PostgreSQL plans a prepared statement for its parameters 5 times, then keeps a generic plan when it is
@@ -79,5 +78,29 @@ describe.skipIf(!onServer)('a page of activities on a PostgreSQL server', () => 
     expect(page).toBeDefined();
     expect(Number(page!.generic_plans)).toBeGreaterThanOrEqual(7);
     expect(Number(page!.custom_plans)).toBeLessThanOrEqual(5);
+  });
+});
+
+describe.skipIf(!onServer)('with DATABASE_PREPARED_STATEMENTS=0, on a PostgreSQL server', () => {
+  const unnamed = gatewayForTests({ TOKEN_CACHE_TTL: '1 minute', DATABASE_PREPARED_STATEMENTS: '0' });
+
+  /** The hot reads, each of which names its statement by default: activities (a page, by uid), a classroom activity, REST. */
+  const hotReads = async (on: Gateway) => {
+    const page = await on.graphql(FIRST_ACTIVITIES, {}, tokens.owner);
+    expect(page.errors).toBeUndefined();
+    expect((await on.rest('GET', '/api/v1/activities/uids_and_flags')).status).toBe(200);
+    expect((await readClassroomActivity(on))?.locked).toBe(false);
+    const nested = await on.graphql(NESTED_CLASSROOM_ACTIVITY_QUERY, { id: String(ids.classroomActivity) }, tokens.owner);
+    expect(nested.errors).toBeUndefined();
+    expect(
+      (await on.rest('GET', `/api/v1/classroom_activities/${ids.classroomActivity}/student_names`, { token: tokens.owner })).status,
+    ).toBe(200);
+  };
+
+  it('the hot reads are sent unnamed: none is left prepared on the connection, where by default they are', async () => {
+    await hotReads(unnamed);
+    expect(await preparedOnConnection('', unnamed)).toEqual([]);
+    await hotReads(gateway);
+    expect((await preparedOnConnection('', gateway)).length).toBeGreaterThan(0);
   });
 });

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashToken } from '../../../src/auth/tokens.ts';
+import { loadConfig } from '../../../src/config.ts';
 import { openDatabase } from '../../../src/db/client.ts';
 import { demoData, seedDemoData } from '../../../src/demo/seed.ts';
 import { freshDatabaseEnv, startServerProcess, stopServerProcesses } from '../../kit/server-process.ts';
@@ -16,8 +17,7 @@ afterEach(() => stopServerProcesses());
 describe('demo data on an empty database', () => {
   it('is loaded once, and its tokens returned once, when seedDemoData runs four times at once', async () => {
     // On the embedded database, an in-memory one: this test runs in the test's own process.
-    const databaseUrl = serverUrl ? (await freshDatabaseEnv('lgw_test_demo')).DATABASE_URL : undefined;
-    const database = await openDatabase({ databaseUrl, dataDir: 'memory://' });
+    const database = await openDatabase(loadConfig(serverUrl ? await freshDatabaseEnv('lgw_test_demo') : { DATA_DIR: 'memory://' }));
     try {
       const results = await Promise.all([1, 2, 3, 4].map(() => seedDemoData(database.prisma)));
 
@@ -39,15 +39,15 @@ describe('demo data on an empty database', () => {
   it.skipIf(!serverUrl)(
     'is loaded once by four servers started together on a fresh PostgreSQL database, and one of them prints the token (PostgreSQL only: four processes cannot share one embedded data folder)',
     async () => {
-      const { DATABASE_URL: databaseUrl } = await freshDatabaseEnv('lgw_test_demo', { brandNew: true });
+      const env = await freshDatabaseEnv('lgw_test_demo', { brandNew: true });
 
-      const instances = await Promise.all([1, 2, 3, 4].map(() => startServerProcess({ DATABASE_URL: databaseUrl })));
+      const instances = await Promise.all([1, 2, 3, 4].map(() => startServerProcess(env)));
 
       const outputs = instances.map((instance) => instance.output());
       const printed = outputs.flatMap((output) => /A demo teacher's token: (\S+)/.exec(output)?.[1] ?? []);
       expect(printed, outputs.join('\n---\n')).toHaveLength(1);
 
-      const client = new pg.Client({ connectionString: databaseUrl });
+      const client = new pg.Client({ connectionString: env.DATABASE_DIRECT_URL ?? env.DATABASE_URL });
       await client.connect();
       try {
         expect((await client.query('SELECT count(*)::int AS n FROM access_tokens')).rows[0].n).toBe(2);

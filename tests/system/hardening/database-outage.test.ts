@@ -1,9 +1,9 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { openDatabase, type Database } from '../../../src/db/client.ts';
 import { freshServerDatabase } from '../../kit/gateway.ts';
+import { tcpProxy, type TcpProxy } from '../../kit/tcp-proxy.ts';
 
 // The database goes away and comes back (PostgreSQL only: a TCP proxy in front of the server is cut and
 // reopened). Meanwhile every answer is 503 `unavailable` with nothing internal in it; afterwards the
@@ -11,50 +11,17 @@ import { freshServerDatabase } from '../../kit/gateway.ts';
 
 const serverUrl = process.env.DATABASE_URL;
 
-/** A TCP proxy to the PostgreSQL server that can be cut (every connection dropped) and reopened. */
-function tcpProxy(target: URL) {
-  const sockets = new Set<Socket>();
-  let server: Server | undefined;
-  let port = 0;
-  const start = () =>
-    new Promise<number>((resolve) => {
-      server = createServer((client) => {
-        const upstream = connect(Number(target.port || 5432), target.hostname);
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on('close', () => sockets.delete(socket));
-          socket.on('error', () => {});
-        }
-        client.pipe(upstream).pipe(client);
-      });
-      server.listen(port, '127.0.0.1', () => {
-        port = (server!.address() as { port: number }).port;
-        resolve(port);
-      });
-    });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      if (server) server.close(() => resolve());
-      else resolve();
-    });
-  return { start, stop };
-}
-
 describe.skipIf(!serverUrl)('database outage', () => {
   let fresh: { url: string; drop: () => Promise<void> };
-  let proxy: ReturnType<typeof tcpProxy>;
+  let proxy: TcpProxy;
   let database: Database;
   let app: Awaited<ReturnType<typeof buildApp>>;
 
   beforeAll(async () => {
     fresh = await freshServerDatabase(serverUrl!, 'lgw_test_outage');
     proxy = tcpProxy(new URL(fresh.url));
-    const port = await proxy.start();
-    const viaProxy = new URL(fresh.url);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(port);
-    const config = loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: '0', DATABASE_URL: viaProxy.toString() });
+    await proxy.start();
+    const config = loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: '0', DATABASE_URL: proxy.urlThrough(fresh.url) });
     database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     app = await buildApp({ config, database });
     await app.ready();

@@ -29,7 +29,7 @@ describe.skipIf(!onServer)('on a PostgreSQL server', () => {
   it('an event committed through one instance reaches the followers of another', async () => {
     const first = await startListeningGateway();
     gateways.push(first);
-    const second = await startListeningGateway({ DATABASE_URL: first.databaseUrl! });
+    const second = await startListeningGateway(first.databaseEnv);
     gateways.push(second);
     await first.reset();
 

@@ -21,7 +21,7 @@ describe.skipIf(!onServer)('on a PostgreSQL server, across instances', () => {
   it('a token cached by instance B and revoked with token:revoke is refused by B at once', async () => {
     const a = await startGateway();
     gateways.push(a);
-    const b = await startGateway({ DATABASE_URL: a.databaseUrl!, TOKEN_CACHE_TTL: '1 minute' });
+    const b = await startGateway({ ...a.databaseEnv, TOKEN_CACHE_TTL: '1 minute' });
     gateways.push(b);
     await a.reset();
     // B hears a's reset (it empties every cache) on its own listener: once it has, it caches again.
@@ -29,7 +29,7 @@ describe.skipIf(!onServer)('on a PostgreSQL server, across instances', () => {
 
     await expectCached(b, tokens.owner);
     await expectCached(a, tokens.owner);
-    const revoked = await runCommand('token-revoke', [tokens.owner], { DATABASE_URL: a.databaseUrl! });
+    const revoked = await runCommand('token-revoke', [tokens.owner], a.databaseEnv);
     expect(revoked.code).toBe(0);
 
     expect(errorCodes((await viewerWith(b, tokens.owner)).answer)).toEqual(['UNAUTHENTICATED']);
