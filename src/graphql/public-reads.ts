@@ -46,8 +46,7 @@ export function publicReadsPlugin({ cache, documents }: PublicReads): ApolloServ
             return;
           const tag = cache.tagFor(version, askedBy(http.search, http.headers.get('accept')));
           for (const [name, value] of cache.publicHeaders(tag)) response.http.headers.set(name, value);
-          const conditional = { 'if-none-match': http.headers.get('if-none-match'), 'cache-control': http.headers.get('cache-control') };
-          if (cache.notModified(conditional, tag)) response.http.status = 304;
+          if (cache.notModified({ 'if-none-match': http.headers.get('if-none-match') }, tag)) response.http.status = 304;
         },
       };
     },

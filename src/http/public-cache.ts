@@ -13,8 +13,8 @@ export const PRIVATE_NO_STORE = 'private, no-store';
 /** The headers a request's credentials come in (src/auth/authenticator.ts reads them). */
 export type CredentialHeaders = { authorization?: string | undefined; cookie?: string | undefined };
 
-/** The request headers a conditional GET is judged by. */
-export type ConditionalHeaders = { 'if-none-match'?: string | undefined; 'cache-control'?: string | undefined };
+/** The request header a conditional GET is judged by. */
+export type ConditionalHeaders = { 'if-none-match'?: string | undefined };
 
 export type PublicCacheOptions = {
   /** `max-age`, in seconds (PUBLIC_CACHE_MAX_AGE); more than 0. */
@@ -54,9 +54,13 @@ export class PublicCache {
     return `W/"${hash.digest('base64url').slice(0, 27)}"`;
   }
 
-  /** Whether a conditional request's If-None-Match holds `tag` (weak comparison, as RFC 9110 has it), or is `*`. */
+  /**
+   * Whether a conditional request's If-None-Match holds `tag` (weak comparison, as RFC 9110 has it), or is
+   * `*`. Only that header counts: a request's `Cache-Control: no-cache` (which fetch() adds to a request
+   * with If-None-Match) asks caches to check with the origin, and a 304 from the origin is that check.
+   */
   notModified(headers: ConditionalHeaders, tag: string): boolean {
-    return fresh(headers, { etag: tag });
+    return fresh({ 'if-none-match': headers['if-none-match'] }, { etag: tag });
   }
 
   /**

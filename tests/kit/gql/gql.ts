@@ -37,6 +37,7 @@ type Documents = {
     "mutation Launch($id: ID!) { launchLesson(id: $id) { id locked pinned sessions { student { id } state } } }": typeof types.LaunchDocument,
     "mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }": typeof types.LockDocument,
     "mutation PublishEditionUser { publishEdition { user { id name } } }": typeof types.PublishEditionUserDocument,
+    "mutation CacheRenameActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { name } }": typeof types.CacheRenameActivityDocument,
     "mutation CacheCreateActivity($input: CreateActivityInput!) { createActivity(input: $input) { id } }": typeof types.CacheCreateActivityDocument,
     "mutation CacheUpdateActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { id } }": typeof types.CacheUpdateActivityDocument,
     "mutation CacheDeleteActivity($id: ID!) { deleteActivity(id: $id) { id } }": typeof types.CacheDeleteActivityDocument,
@@ -90,6 +91,7 @@ const documents: Documents = {
     "mutation Launch($id: ID!) { launchLesson(id: $id) { id locked pinned sessions { student { id } state } } }": types.LaunchDocument,
     "mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }": types.LockDocument,
     "mutation PublishEditionUser { publishEdition { user { id name } } }": types.PublishEditionUserDocument,
+    "mutation CacheRenameActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { name } }": types.CacheRenameActivityDocument,
     "mutation CacheCreateActivity($input: CreateActivityInput!) { createActivity(input: $input) { id } }": types.CacheCreateActivityDocument,
     "mutation CacheUpdateActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { id } }": types.CacheUpdateActivityDocument,
     "mutation CacheDeleteActivity($id: ID!) { deleteActivity(id: $id) { id } }": types.CacheDeleteActivityDocument,
@@ -226,6 +228,10 @@ export function graphql(source: "mutation Lock($id: ID!) { unpinAndLock(id: $id)
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation PublishEditionUser { publishEdition { user { id name } } }"): (typeof documents)["mutation PublishEditionUser { publishEdition { user { id name } } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CacheRenameActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { name } }"): (typeof documents)["mutation CacheRenameActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { name } }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
