@@ -125,7 +125,8 @@ export async function buildApp({ config, database, lifecycle = { draining: false
       plugins: [
         ...(metrics ? [metrics.apolloPlugin(api)] : []),
         ...(tracing ? [tracing.apolloPlugin] : []),
-        ...(publicReads ? [publicReadsPlugin(publicReads)] : []),
+        // /graphql's answers: public reads tagged, every other private (the REST shim sets its own).
+        ...(api === 'graphql' ? [publicReadsPlugin(publicReads)] : []),
       ],
     });
   const publicSchema = buildSchema({ subgraph: config.subgraph });

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ApolloServerPlugin, BaseContext, HTTPGraphQLRequest } from '@apollo/server';
+import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener, HTTPGraphQLRequest } from '@apollo/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { printSchema, type GraphQLSchema } from 'graphql';
 import { projectRoot } from '../paths.ts';
-import type { PublicCache } from '../http/public-cache.ts';
+import { PRIVATE_NO_STORE, type PublicCache } from '../http/public-cache.ts';
 import type { PublicDocuments } from './public-documents.ts';
 
 // Public GraphQL reads by GET (docs/operations.md, HTTP caching): Apollo's plugin tags the answer of a public
@@ -28,22 +28,38 @@ export function releaseOf(schemas: GraphQLSchema[]): string {
 /** What a GET asked, for its tag: its query string as Apollo reads it, and the Accept header that picks the answer's media type. */
 const askedBy = (search: string, accept: string | undefined): string[] => ['graphql', search, accept ?? ''];
 
-/** The Apollo plugin of /graphql's server: a public answer's Cache-Control and ETag, and 304 when If-None-Match holds its tag. */
-export function publicReadsPlugin({ cache, documents }: PublicReads): ApolloServerPlugin<BaseContext> {
+/**
+ * Every other answer is `private, no-store`, including those Apollo gave a Cache-Control of its own (an APQ
+ * hash it does not know: `private, no-cache, must-revalidate`). One listener for all: it reads only its argument.
+ */
+const privateAnswer: GraphQLRequestListener<BaseContext> = {
+  async willSendResponse({ response }) {
+    response.http.headers.set('cache-control', PRIVATE_NO_STORE);
+  },
+};
+
+/**
+ * The Apollo plugin of /graphql's server: a public answer's Cache-Control and ETag, and 304 when If-None-Match
+ * holds its tag; `private, no-store` for every other answer, and for all of them without `reads` (caching off).
+ */
+export function publicReadsPlugin(reads: PublicReads | undefined): ApolloServerPlugin<BaseContext> {
   return {
     async requestDidStart({ request }) {
       const http = request.http;
-      if (!http || http.method !== 'GET' || !cache.mayBePublic(http.method, credentialsOf(http))) return;
+      if (!http) return;
+      if (!reads || http.method !== 'GET' || !reads.cache.mayBePublic(http.method, credentialsOf(http))) return privateAnswer;
+      const { cache, documents } = reads;
       let version: string | undefined;
       return {
         // After validation, before the operation runs: the version the answer's data is at least as new as.
         async didResolveOperation({ schema, document, queryHash }) {
           if (documents.judge(schema, document, queryHash, request.operationName)) version = await cache.version();
         },
-        async willSendResponse({ response }) {
+        async willSendResponse(context) {
+          const { response } = context;
           const { body } = response;
           if (version === undefined || body.kind !== 'single' || body.singleResult.errors?.length || (response.http.status ?? 200) !== 200)
-            return;
+            return privateAnswer.willSendResponse!(context);
           const tag = cache.tagFor(version, askedBy(http.search, http.headers.get('accept')));
           for (const [name, value] of cache.publicHeaders(tag)) response.http.headers.set(name, value);
           if (cache.notModified({ 'if-none-match': http.headers.get('if-none-match') }, tag)) response.http.status = 304;

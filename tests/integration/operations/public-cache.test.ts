@@ -1,3 +1,7 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayForTests, startGateway, type Gateway, type RestAnswer } from '../../kit/gateway.ts';
 import { ids, tokens, uids } from '../../kit/fixture.ts';
@@ -299,6 +303,46 @@ describe('the tag moves with every change to the catalogue', () => {
   });
 });
 
+describe('persisted documents by GET', () => {
+  const FLAGS = 'query Flags { activityFlags { uid flag } }';
+  const hash = createHash('sha256').update(FLAGS).digest('hex');
+  const byHash = (extra: Record<string, string> = {}, headers: Record<string, string> = {}) =>
+    gateway.rest(
+      'GET',
+      `/graphql?${new URLSearchParams({ ...extra, extensions: JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } }) })}`,
+      {
+        headers,
+      },
+    );
+
+  it('an APQ hash is public with a tag once its text is registered, and 304 without running', async () => {
+    expectPrivate(await byHash());
+    expectPublic(await byHash({ query: FLAGS }));
+    const tag = expectPublic(await byHash());
+    const statements = gateway.statements();
+    expectNotModified(await byHash({}, { 'if-none-match': tag }), tag);
+    expect(gateway.statements()).toBe(statements);
+  });
+
+  it("a trusted document's id: public with a tag, and 304 without running", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'lgw-cache-')), 'persisted-documents.json');
+    writeFileSync(file, JSON.stringify({ [`sha256:${hash}`]: FLAGS }));
+    const trusted = await startGateway({ TRUSTED_DOCUMENTS: file });
+    try {
+      const get = (headers: Record<string, string> = {}) =>
+        trusted.rest('GET', `/graphql?${new URLSearchParams({ documentId: `sha256:${hash}` })}`, { headers });
+      const first = await get();
+      expect(first.body.data.activityFlags).toContainEqual({ uid: uids.lesson, flag: expect.any(String) });
+      const tag = expectPublic(first);
+      const statements = trusted.statements();
+      expectNotModified(await get({ 'if-none-match': tag }), tag);
+      expect(trusted.statements()).toBe(statements);
+    } finally {
+      await trusted.close();
+    }
+  });
+});
+
 describe('CORS on a 304', () => {
   const ORIGIN = 'https://lessons.example.org';
   let withCors: Gateway;
@@ -340,6 +384,11 @@ describe('PUBLIC_CACHE_MAX_AGE', () => {
     const graphqlAnswer = await off.rest('GET', `/graphql?${new URLSearchParams({ query: '{ activityFlags { uid } }' })}`);
     expect(graphqlAnswer.status).toBe(200);
     expectPrivate(graphqlAnswer);
+    // Apollo's own Cache-Control for an APQ hash it does not know gives way too.
+    const unknownHash = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } });
+    const notFound = await off.rest('GET', `/graphql?${new URLSearchParams({ extensions: unknownHash })}`);
+    expect(notFound.body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+    expectPrivate(notFound);
   });
 
   it('is the max-age public answers carry, in seconds', async () => {
