@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOGUE_CHANGES_CHANNEL } from '../../../src/http/catalogue-version.ts';
 import { gatewayForTests, startGateway, type Gateway, type RestAnswer } from '../../kit/gateway.ts';
 import { ids, tokens, uids } from '../../kit/fixture.ts';
 import { graphql } from '../../kit/gql/index.ts';
@@ -283,6 +284,37 @@ describe('the tag moves with every change to the catalogue', () => {
     before = await tags();
     expect((await gateway.rest('DELETE', '/api/v1/activities/cached-activity-0002', { token: tokens.staff })).status).toBe(200);
     await expectMoved(before);
+  });
+
+  it('the version moves once per transaction, announced at its commit; a transaction rolled back moves nothing', async () => {
+    const heard: string[] = [];
+    const stop = await gateway.database.listen(CATALOGUE_CHANGES_CHANNEL, (payload) => heard.push(payload));
+    try {
+      const version = async () =>
+        (await gateway.database.read<{ version: string }>('SELECT version::text AS version FROM public_catalogue_version', []))[0]!.version;
+      const before = await version();
+      await gateway.database.prisma.$transaction(async (tx) => {
+        await tx.activity.update({ where: { id: ids.lesson }, data: { name: 'One' } });
+        await tx.activity.update({ where: { id: ids.followUp }, data: { name: 'Two' } });
+        await tx.activityClassification.updateMany({ data: { name: 'Three' } });
+      });
+      await gateway.heardAllSoFar();
+      const after = await version();
+      expect(BigInt(after)).toBeGreaterThan(BigInt(before));
+      expect(heard).toEqual([after]);
+
+      await expect(
+        gateway.database.prisma.$transaction(async (tx) => {
+          await tx.activity.update({ where: { id: ids.lesson }, data: { name: 'Rolled back' } });
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
+      await gateway.heardAllSoFar();
+      expect(await version()).toBe(after);
+      expect(heard).toEqual([after]);
+    } finally {
+      await stop();
+    }
   });
 
   it("an operator's own SQL on a classification moves it too; a refused write does not", async () => {
