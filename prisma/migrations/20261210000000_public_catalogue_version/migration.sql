@@ -1,10 +1,6 @@
--- Public reads carry HTTP tags made from the public catalogue's version (src/http/catalogue-version.ts,
--- docs/operations.md, HTTP caching). Whatever writes activities or their classifications (the app, the
--- import command, an operator's own SQL, a TRUNCATE), the transaction's first such statement moves the
--- version and says so on the channel `public_catalogue_changes`: delivered to every instance's listener at
--- commit, never for a rollback. The row lock serialises the writers, so versions grow in commit order; a
--- version is also never below the time it was taken (microseconds since 1970), so that a database restored
--- from a backup, or made anew, never hands out again a version it had already given to other data.
+-- Public reads' HTTP tags come from the public catalogue's version (src/http/catalogue-version.ts). Whoever
+-- writes activities or classifications (the app, the import, an operator's SQL), the version moves and is
+-- announced on `public_catalogue_changes` at commit, to every instance; never for a rollback.
 
 -- CreateTable
 CREATE TABLE "public_catalogue_version" (
@@ -16,7 +12,10 @@ CREATE TABLE "public_catalogue_version" (
 
 INSERT INTO "public_catalogue_version" ("id", "version") VALUES (1, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint);
 
--- Once per transaction (a transaction-local setting remembers it; a rolled-back savepoint forgets both).
+-- Once per transaction (a transaction-local setting remembers it; a rolled-back savepoint forgets both). The
+-- row lock makes writers commit one after another, so versions grow in commit order; a version is never
+-- below the clock (microseconds since 1970), so that a database restored from a backup, or made anew, does
+-- not hand out again a version it had given to other data.
 CREATE FUNCTION "move_public_catalogue_version"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   moved bigint;

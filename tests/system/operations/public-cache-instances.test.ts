@@ -5,10 +5,9 @@ import { ids, tokens, uids } from '../../kit/fixture.ts';
 import { startGateway, type Gateway } from '../../kit/gateway.ts';
 import { cutListeners, startListeningGateway, waitFor, type ListeningGateway } from '../../kit/live.ts';
 
-// The tags of public reads (docs/operations.md, HTTP caching) move at once on every instance, whoever
-// changes the catalogue: the import command in a process of its own, another instance; and while an
-// instance cannot hear the database, it vouches for no tag from memory. On one instance:
-// tests/integration/operations/public-cache.test.ts.
+// Public reads' tags (docs/operations.md, HTTP caching) move at once on every instance, whoever changes the
+// catalogue (the import command, another instance), and an instance that cannot hear the database vouches
+// for no tag from memory. On one instance: tests/integration/operations/public-cache.test.ts.
 
 const SLOW = 240_000;
 const FLAGS = '/api/v1/activities/uids_and_flags';
