@@ -33,6 +33,13 @@ export type BenchCase = {
   prepared?: number;
   /** Why an answer is wrong (a 200 can still carry GraphQL errors), or null when it is right. */
   check(status: number, body: string): string | null;
+  /** The status every answer must have when it is not 2xx: 304 for a conditional case, whose requests name the current tag. */
+  expectStatus?: 304;
+  /**
+   * Run before the case's first request, in-process and over HTTP alike: a conditional case fetches the tags
+   * its requests name (`tagOf` sends a request and answers its ETag; every instance of the gateway gives the same).
+   */
+  prepare?(tagOf: (request: HttpRequest) => Promise<string>): Promise<void>;
   limits: Limits;
   /** Side by side: the read this case answers. The cases of one read are measured in interleaved rounds. */
   read?: string;
@@ -67,6 +74,23 @@ const graphql = (query: string, variables: Record<string, unknown>, headers: Rec
 });
 
 const get = (path: string, headers: Record<string, string> = {}): HttpRequest => ({ method: 'GET', path, headers });
+
+/**
+ * A GraphQL query by GET, as standard clients send one (and a CDN can keep it), with no credentials. Its
+ * Accept is part of its tag: set here, so that fetch() (which adds one) and autocannon (which adds none) agree.
+ */
+const graphqlGet = (query: string, variables: Record<string, unknown>): HttpRequest =>
+  get(`/graphql?${new URLSearchParams({ query, variables: JSON.stringify(variables) }).toString()}`, { accept: 'application/json' });
+
+/** The same request naming `tag` in If-None-Match: the gateway answers 304 while the tag holds. */
+const naming = (request: HttpRequest, tag: string | undefined): HttpRequest => ({
+  ...request,
+  headers: { ...request.headers, 'if-none-match': tag ?? '"no tag yet"' },
+});
+
+/** A 304 has no body. */
+const notModified = (status: number, text: string): string | null =>
+  status === 304 && text === '' ? null : `expected 304 without a body, got HTTP ${status}: ${text.slice(0, 300)}`;
 
 /** A check from a predicate over the parsed body. */
 function expect(what: string, ok: (body: any) => boolean) {
@@ -189,9 +213,16 @@ function withJwt(ownToken: BenchCase, jwt: string): BenchCase {
   };
 }
 
+/** Activities the anonymous GET cases rotate over: a conditional case names the tag of each. */
+const PUBLIC_READS = 100;
+
 export function buildCases(dataset: Dataset, { sessions, finishLessonSizes, teacherJwt }: CaseOptions): BenchCase[] {
   const auth = { authorization: `Bearer ${dataset.teacherToken}` };
   const activityId = (i: number) => dataset.activityIds[i % dataset.activityIds.length]!;
+  const publicActivity = (i: number) => graphqlGet(ACTIVITY_QUERY, { id: String(activityId(i % PUBLIC_READS)) });
+  const uidsAndFlags = get('/api/v1/activities/uids_and_flags');
+  const activityTags: string[] = [];
+  let flagsTag: string | undefined;
   const lessonId = (i: number) => dataset.readClassroomActivityIds[i % dataset.readClassroomActivityIds.length]!;
 
   const activityRead = expect(
@@ -419,13 +450,52 @@ export function buildCases(dataset: Dataset, { sessions, finishLessonSizes, teac
       }),
       limits: { maxStatements: 4 },
     },
+    // Public reads with no credentials: the full answer, and the 304 a CDN's revalidation (or a client
+    // holding the answer) gets, in interleaved rounds of the same read.
+    {
+      name: 'GraphQL GET activity(id) + classification, anonymous',
+      server: 'gateway',
+      read: 'public activity',
+      connections: READ_CONNECTIONS,
+      request: publicActivity,
+      check: activityRead,
+      limits: {},
+    },
+    {
+      name: 'GraphQL GET activity(id), anonymous, If-None-Match: 304',
+      server: 'gateway',
+      read: 'public activity',
+      connections: READ_CONNECTIONS,
+      request: (i) => naming(publicActivity(i), activityTags[i % PUBLIC_READS]),
+      prepare: async (tagOf) => {
+        const tags = await Promise.all(Array.from({ length: PUBLIC_READS }, (_, i) => tagOf(publicActivity(i))));
+        activityTags.splice(0, activityTags.length, ...tags);
+      },
+      check: notModified,
+      expectStatus: 304,
+      limits: { maxStatements: 0 },
+    },
     {
       name: `REST uids_and_flags (${dataset.activityUids.length} activities)`,
       server: 'gateway',
+      read: 'uids_and_flags',
       connections: LATENCY_CONNECTIONS,
-      request: () => get('/api/v1/activities/uids_and_flags'),
+      request: () => uidsAndFlags,
       check: expect(`${dataset.activityUids.length} uids`, (body) => Object.keys(body).length === dataset.activityUids.length),
       limits: { maxP50Ms: 50 },
+    },
+    {
+      name: 'REST uids_and_flags, If-None-Match: 304',
+      server: 'gateway',
+      read: 'uids_and_flags',
+      connections: LATENCY_CONNECTIONS,
+      request: () => naming(uidsAndFlags, flagsTag),
+      prepare: async (tagOf) => {
+        flagsTag = await tagOf(uidsAndFlags);
+      },
+      check: notModified,
+      expectStatus: 304,
+      limits: { maxStatements: 0 },
     },
     ...finishLessonCases,
     {

@@ -89,7 +89,8 @@ export async function runLoad(benchCase: BenchCase, baseUrl: string, seconds: nu
     // autocannon reports it; its type definitions do not list it.
     sent: (result.requests as { sent?: number }).sent ?? result.requests.total,
     durationS: result.duration,
-    failures: result.non2xx + result.errors + result.timeouts,
+    // A conditional case's answers are all 304s: any other status is a failure.
+    failures: (benchCase.expectStatus === 304 ? result.requests.total - result['3xx'] : result.non2xx) + result.errors + result.timeouts,
     ...(capped ? { cappedAfterS: capSeconds } : {}),
   };
 }
@@ -101,8 +102,18 @@ export async function send(benchCase: BenchCase, baseUrl: string, i = 0): Promis
   return { status: response.status, text: await response.text() };
 }
 
-/** One real request over HTTP before the load: a wrong answer (e.g. GraphQL errors in a 200) stops the case. */
+/** A request's ETag, sent over HTTP (`prepare`'s `tagOf`). */
+export const tagOver =
+  (baseUrl: string) =>
+  async ({ method, path, headers, body }: HttpRequest): Promise<string> => {
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, body: body ?? null, signal: AbortSignal.timeout(30_000) });
+    await response.arrayBuffer();
+    return response.headers.get('etag') ?? '';
+  };
+
+/** One real request over HTTP before the load (after the case's `prepare`): a wrong answer (e.g. GraphQL errors in a 200) stops the case. */
 export async function preflight(benchCase: BenchCase, baseUrl: string): Promise<string | null> {
+  await benchCase.prepare?.(tagOver(baseUrl));
   const { status, text } = await send(benchCase, baseUrl);
   return benchCase.check(status, text);
 }
@@ -139,8 +150,10 @@ export type StatementCount = { statements: number } | { problem: string };
  * A reusable request is sent twice and the second counted, so that first-use work does not count.
  */
 export async function countStatements(app: FastifyInstance, database: Database, benchCase: BenchCase): Promise<StatementCount> {
-  const { method, path, headers, body } = benchCase.request(0);
-  const send = () => app.inject({ method, url: path, headers, ...(body === undefined ? {} : { payload: body }) });
+  const inject = ({ method, path, headers, body }: HttpRequest) =>
+    app.inject({ method, url: path, headers, ...(body === undefined ? {} : { payload: body }) });
+  await benchCase.prepare?.(async (request) => String((await inject(request)).headers.etag ?? ''));
+  const send = () => inject(benchCase.request(0));
   if (benchCase.prepared === undefined) await send();
   const before = database.statementCount();
   const response = await send();

@@ -1,6 +1,6 @@
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { GraphQLSchema } from 'graphql';
+import { parse, type GraphQLSchema } from 'graphql';
 import type { DestinationStream } from 'pino';
 import { listenForTokenChanges, TokenCache } from './auth/token-cache.ts';
 import { createAuthenticator } from './auth/authenticator.ts';
@@ -13,14 +13,18 @@ import { registerGraphqlRoute } from './graphql/route.ts';
 import { buildSchema } from './graphql/schema.ts';
 import { armorFor } from './graphql/limits.ts';
 import { createApollo } from './graphql/server.ts';
+import { isPublicOperation, PublicDocuments } from './graphql/public-documents.ts';
+import { publicReadsPlugin, releaseOf, type PublicReads } from './graphql/public-reads.ts';
 import { loadTrustedDocuments, type OutsideReason, type TrustedDocuments } from './graphql/trusted-documents.ts';
 import { registerSubscriptions } from './graphql/subscriptions/websocket.ts';
 import { authenticationPerRequest } from './http/authentication.ts';
 import { limitConnections } from './http/connections.ts';
 import type { Lifecycle } from './http/drain.ts';
+import { CatalogueVersion, listenForCatalogueChanges } from './http/catalogue-version.ts';
 import { answerClientError, fromHttpStatus, httpErrorHandler } from './http/errors.ts';
 import { registerHardening } from './http/hardening.ts';
 import { probeRoutes } from './http/probes.ts';
+import { PublicCache } from './http/public-cache.ts';
 import type { RateLimitStore } from './http/rate-limit.ts';
 import { listenForScrapes, type MetricsListener } from './metrics/listener.ts';
 import { createMetrics } from './metrics/metrics.ts';
@@ -112,15 +116,35 @@ export async function buildApp({ config, database, lifecycle = { draining: false
 
   // One Apollo server per schema, with the same limits and plugins: the public one for /graphql, and the
   // REST shim's, whose schema adds the mutations only the shim runs (src/rest/schema.ts).
-  const apolloFor = (schema: GraphQLSchema, api: 'graphql' | 'rest', trusted?: TrustedDocuments) =>
+  const apolloFor = (schema: GraphQLSchema, api: 'graphql' | 'rest', trusted?: TrustedDocuments, publicReads?: PublicReads) =>
     createApollo({
       schema,
       trusted,
       playground: config.playground,
       logger: app.log,
-      plugins: [...(metrics ? [metrics.apolloPlugin(api)] : []), ...(tracing ? [tracing.apolloPlugin] : [])],
+      plugins: [
+        ...(metrics ? [metrics.apolloPlugin(api)] : []),
+        ...(tracing ? [tracing.apolloPlugin] : []),
+        // /graphql's answers: public reads tagged, every other private (the REST shim sets its own).
+        ...(api === 'graphql' ? [publicReadsPlugin(publicReads)] : []),
+      ],
     });
   const publicSchema = buildSchema({ subgraph: config.subgraph });
+  const restSchema = buildSchema({ extension: restSchemaExtension });
+  // HTTP caching of public reads (docs/operations.md, HTTP caching), unless PUBLIC_CACHE_MAX_AGE is 0: tags
+  // from the catalogue's version, which this instance hears move on the database's listening connection.
+  const catalogue = new CatalogueVersion(database.read);
+  const cache =
+    config.publicCacheMaxAgeMs > 0
+      ? new PublicCache({
+          maxAgeSeconds: config.publicCacheMaxAgeMs / 1_000,
+          catalogue,
+          presentsCredential: (headers) => authenticator.presentsCredential(headers),
+          readsCookies: authenticator.readsCookies,
+          release: releaseOf([publicSchema, restSchema]),
+        })
+      : undefined;
+  const publicReads = cache && { cache, documents: new PublicDocuments() };
   const validationRules = armorFor().validationRules;
   // The operations the first-party clients ship, read at start: a bad manifest stops the start.
   const trusted = config.trustedDocuments
@@ -130,19 +154,21 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     metrics?.countOutsideTrusted(outcome, reason);
     if (outcome === 'ran') app.log.warn({ reason }, 'an operation outside the trusted documents ran (TRUSTED_DOCUMENTS_MODE=log)');
   };
-  const apollo = apolloFor(publicSchema, 'graphql', trusted);
-  const restApollo = apolloFor(buildSchema({ extension: restSchemaExtension }), 'rest');
+  const apollo = apolloFor(publicSchema, 'graphql', trusted, publicReads);
+  const restApollo = apolloFor(restSchema, 'rest');
   await Promise.all([apollo.start(), restApollo.start()]);
   app.addHook('onClose', () => Promise.all([apollo.stop(), restApollo.stop()]));
 
-  // This instance hears every committed lesson event and token change on the database's one listening
-  // connection, and fans them out to its subscribers and its token cache.
+  // This instance hears every committed lesson event, token change and catalogue change on the database's one
+  // listening connection, and fans them out to its subscribers, its token cache and its public reads' tags.
   const lessonEvents = new EventHub();
   const stopHearingLessons = await listenForLessonEvents(database, lessonEvents, app.log);
   const stopHearingTokens = await listenForTokenChanges(database, tokenCache);
+  const stopHearingCatalogue = cache ? await listenForCatalogueChanges(database, catalogue) : async () => {};
   app.addHook('onClose', async () => {
     await stopHearingLessons();
     await stopHearingTokens();
+    await stopHearingCatalogue();
   });
 
   const settings = { appUrl: config.appUrl, lessonEvents };
@@ -170,6 +196,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     tracing,
     trusted,
     onOutside: onOutsideTrusted,
+    publicReads,
   });
   await app.register(playgroundRoutes, { enabled: config.playground });
   await app.register(restRoutes, {
@@ -179,6 +206,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     authentication,
     corsOrigins: config.corsOrigins,
     tracing,
+    publicReads: cache && { cache, isPublic: (operation: string) => isPublicOperation(restSchema, parse(operation)) },
   });
   await app.register(probeRoutes, { database });
   app.get('/', (_request, reply) => reply.redirect('/graphql'));

@@ -136,6 +136,14 @@ const settings = {
   trustedDocuments: setting('TRUSTED_DOCUMENTS', unlessEmpty(z.string().trim().min(1))),
   /** `enforce`: only listed documents run; `log`: all run, those outside the list are logged and counted. */
   trustedDocumentsMode: setting('TRUSTED_DOCUMENTS_MODE', z.enum(['enforce', 'log']).default('enforce')),
+  /**
+   * How long a CDN or browser may keep a public read (`Cache-Control: public, max-age`; src/http/public-cache.ts), in whole
+   * seconds; 0: no public caching at all, every answer `private, no-store` (docs/operations.md, HTTP caching).
+   */
+  publicCacheMaxAgeMs: setting(
+    'PUBLIC_CACHE_MAX_AGE',
+    durationMs.refine((ms) => ms % 1_000 === 0 && ms <= 86_400_000, 'must be whole seconds, from 0 (off) to 24 hours').default(60_000),
+  ),
 };
 
 /** Identity from the main application (src/auth/identity-settings.ts; docs/identity.md): each off unless set. */

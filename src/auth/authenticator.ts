@@ -114,24 +114,45 @@ export function createAuthenticator({
     return outcome('session', true, signedIn(user));
   };
 
+  /** A session or JWT cookie, as `authenticate` reads it (values as sent). */
+  const credentialCookie = (cookie: string) => {
+    const jar = parseCookie(cookie, { decode: (value) => value });
+    const jwt = identity.jwtCookie === undefined ? undefined : jar[identity.jwtCookie];
+    const session = identity.session && jar[identity.session.cookieName];
+    return { jwt, session };
+  };
+  const presented = (authorization: string | undefined): authorization is string =>
+    authorization !== undefined && authorization.trim() !== '';
+  const readsCookies = identity.jwtCookie !== undefined || identity.session !== undefined;
+
   return {
     /** Who is calling, from an HTTP request's headers, or a WebSocket's `connection_init` (`cookies` false: not trusted for its origin). */
     authenticate({ authorization, cookie }: CredentialSources, { cookies = true }: { cookies?: boolean } = {}): Promise<Authentication> {
-      if (authorization !== undefined && authorization.trim() !== '') {
-        const presented = readCredentials(authorization);
-        if (presented.kind !== 'token') return Promise.resolve(outcome('token', false, refused('malformed Authorization header')));
-        if (presented.scheme === 'bearer' && verifyJwt && looksLikeJwt(presented.token)) return byJwt(presented.token, false);
-        return byOwnToken(presented.token, authorization);
+      if (presented(authorization)) {
+        const credentials = readCredentials(authorization);
+        if (credentials.kind !== 'token') return Promise.resolve(outcome('token', false, refused('malformed Authorization header')));
+        if (credentials.scheme === 'bearer' && verifyJwt && looksLikeJwt(credentials.token)) return byJwt(credentials.token, false);
+        return byOwnToken(credentials.token, authorization);
       }
       if (cookies && cookie) {
         // Values as sent: a session cookie is handed on to the webhook exactly.
-        const jar = parseCookie(cookie, { decode: (value) => value });
-        const jwt = identity.jwtCookie === undefined ? undefined : jar[identity.jwtCookie];
+        const { jwt, session } = credentialCookie(cookie);
         if (jwt) return byJwt(jwt, true);
-        const session = identity.session && jar[identity.session.cookieName];
         if (session) return bySession(session);
       }
       return Promise.resolve(anonymous);
     },
+    /**
+     * Whether an HTTP request presents a credential `authenticate` would weigh, valid or not, without
+     * verifying it: an answer to such a request is never a public one (docs/operations.md, HTTP caching).
+     */
+    presentsCredential({ authorization, cookie }: CredentialSources): boolean {
+      if (presented(authorization)) return true;
+      if (!cookie || !readsCookies) return false;
+      const { jwt, session } = credentialCookie(cookie);
+      return Boolean(jwt || session);
+    },
+    /** Whether a cookie may carry a credential (AUTH_JWT_COOKIE or AUTH_SESSION_COOKIE set). */
+    readsCookies,
   };
 }

@@ -6,10 +6,12 @@ import type { GraphQLContext } from '../modules/context.ts';
 import { withPlayground } from '../playground/plugin.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
 import { withCsrfPrevention } from './csrf.ts';
+import { withPublicReads, type PublicReads } from './public-reads.ts';
 import type { DocumentReference, OutsideReason, TrustedDocuments } from './trusted-documents.ts';
 
 // The /graphql route: a browser's GET gets the playground (when on), an upgrade is a WebSocket for
-// subscriptions, and every other request is Apollo's once it passed the CSRF check (src/graphql/csrf.ts).
+// subscriptions, and every other request is Apollo's once it passed the CSRF check (src/graphql/csrf.ts),
+// the trusted documents and, for a public read, its tag (src/graphql/public-reads.ts).
 
 export type GraphqlRouteOptions = {
   apollo: ApolloServer<GraphQLContext>;
@@ -21,16 +23,18 @@ export type GraphqlRouteOptions = {
   trusted: TrustedDocuments | undefined;
   /** Told of each operation outside the trusted documents: refused, or run (the metrics, the log). */
   onOutside: (outcome: 'refused' | 'ran', reason: OutsideReason) => void;
+  /** HTTP caching of public reads (src/graphql/public-reads.ts); undefined when PUBLIC_CACHE_MAX_AGE is 0. */
+  publicReads: PublicReads | undefined;
 };
 
 export function registerGraphqlRoute(
   app: FastifyInstance,
-  { apollo, contextFor, websocket, playground, tracing, trusted, onOutside }: GraphqlRouteOptions,
+  { apollo, contextFor, websocket, playground, tracing, trusted, onOutside, publicReads }: GraphqlRouteOptions,
 ): void {
   const apolloHandler = fastifyApolloHandler(apollo, { context: contextFor });
   const handler = withPlayground(
     playground,
-    withCsrfPrevention(withTrustedDocuments(trusted, onOutside, withOperationSpan(tracing, apolloHandler))),
+    withCsrfPrevention(withTrustedDocuments(trusted, onOutside, withPublicReads(publicReads, withOperationSpan(tracing, apolloHandler)))),
   );
   // @fastify/websocket takes upgrades on GET routes only.
   app.route({ url: '/graphql', method: 'GET', handler, wsHandler: websocket });

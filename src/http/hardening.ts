@@ -4,12 +4,13 @@ import { registerAdmission, type AdmissionStats } from './admission.ts';
 import type { RequestAuthentication } from './authentication.ts';
 import { registerDrain, type Lifecycle } from './drain.ts';
 import { PROBE_ROUTES } from './probes.ts';
+import { registerPrivateByDefault } from './public-cache.ts';
 import { registerRateLimit, type RateLimitStore } from './rate-limit.ts';
 import { registerRequestLog } from './request-log.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 
 // What every request meets before its route, in this order (SECURITY.md): security headers, the drain, the
-// rate limit, admission of large bodies; and its log line after its answer.
+// rate limit, admission of large bodies; and after its answer, `private, no-store` unless it said otherwise, and its log line.
 
 export type HardeningOptions = {
   config: Config;
@@ -23,6 +24,7 @@ export async function registerHardening(
   { config, lifecycle, authentication, rateLimitStore }: HardeningOptions,
 ): Promise<AdmissionStats> {
   registerSecurityHeaders(app);
+  registerPrivateByDefault(app);
   registerDrain(app, lifecycle);
   await registerRateLimit(app, config, authentication, rateLimitStore);
   // After the rate limit and the drain, so that a request they refuse never takes room.

@@ -5,6 +5,7 @@ import type { GraphQLContext } from '../modules/context.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
 import { originTrusted, type RequestAuthentication } from '../http/authentication.ts';
 import { fromGraphQLError, RETRY_AFTER_SECONDS } from '../http/errors.ts';
+import type { PublicCache } from '../http/public-cache.ts';
 import { docsPage, openApiDocument } from './openapi.ts';
 import { routes, type RestRoute } from './routes.ts';
 
@@ -16,6 +17,11 @@ export type RestOptions = {
   corsOrigins: readonly string[];
   /** When tracing is on: each stored operation runs in its GraphQL operation span (src/telemetry/). */
   tracing?: Tracing | undefined;
+  /**
+   * HTTP caching of public reads (docs/operations.md, HTTP caching): the cache, and whether a stored operation
+   * reads only what anyone may (src/graphql/public-documents.ts). Undefined when PUBLIC_CACHE_MAX_AGE is 0.
+   */
+  publicReads?: { cache: PublicCache; isPublic: (operation: string) => boolean } | undefined;
 };
 
 /**
@@ -44,7 +50,7 @@ function legacyBody(request: FastifyRequest): unknown {
 
 export async function restRoutes(
   app: FastifyInstance,
-  { apollo, contextFor, authentication, corsOrigins, tracing }: RestOptions,
+  { apollo, contextFor, authentication, corsOrigins, tracing, publicReads }: RestOptions,
 ): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => done(null, parseLegacyJson(text as string)));
@@ -69,14 +75,32 @@ export async function restRoutes(
   app.get('/docs', (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
 
   for (const route of routes) {
+    const cache = route.method === 'GET' && publicReads?.isPublic(route.operation) ? publicReads.cache : undefined;
     app.route({
       method: route.method,
       url: route.url,
       handler: async (request, reply) => {
+        // A public read's tag is taken before its data is read; one the request names is answered 304 at once.
+        let tag: string | undefined;
+        if (cache?.mayBePublic(request.method, request.headers)) {
+          cache.addVary(reply);
+          const version = await cache.version();
+          tag =
+            version === undefined ? undefined : cache.tagFor(version, ['rest', route.url, (request.params as { id?: string }).id ?? '']);
+          if (tag && cache.namesTag(request.headers, tag)) {
+            cache.markPublic(reply, tag);
+            return reply.code(304).send();
+          }
+        }
         const { status, body } = await run(route, request);
         if (status === 401 && authentication.known(request)?.viewer.kind === 'invalid')
           reply.header('www-authenticate', 'Bearer error="invalid_token"');
         if (status === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
+        // Only a found resource is public: a 404 (or any other error) is not kept.
+        if (cache && tag && status === 200) {
+          cache.markPublic(reply, tag);
+          if (cache.notModified(request.headers, tag)) return reply.code(304).send();
+        }
         return reply.code(status).send(body);
       },
     });

@@ -126,6 +126,7 @@ describe('loadConfig', () => {
       subscriptionKeepAliveMs: 15_000,
       subscriptionInitTimeoutMs: 10_000,
       tokenCacheTtlMs: 5_000,
+      publicCacheMaxAgeMs: 60_000,
       tracesEndpoint: undefined,
       metricsPort: undefined,
     });
@@ -138,6 +139,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ SUBSCRIPTION_KEEP_ALIVE: '2 minutes' }).subscriptionKeepAliveMs).toBe(120_000);
     expect(loadConfig({ SUBSCRIPTION_KEEP_ALIVE: '1h' }).subscriptionKeepAliveMs).toBe(3_600_000);
     expect(loadConfig({ SUBSCRIPTION_KEEP_ALIVE: '1500' }).subscriptionKeepAliveMs).toBe(1_500);
+    expect(loadConfig({ PUBLIC_CACHE_MAX_AGE: '0' }).publicCacheMaxAgeMs).toBe(0);
+    expect(loadConfig({ PUBLIC_CACHE_MAX_AGE: '2 minutes' }).publicCacheMaxAgeMs).toBe(120_000);
+    expect(() => loadConfig({ PUBLIC_CACHE_MAX_AGE: '1500ms' })).toThrow(/PUBLIC_CACHE_MAX_AGE="1500ms": must be whole seconds/);
+    expect(() => loadConfig({ PUBLIC_CACHE_MAX_AGE: '25h' })).toThrow(
+      /PUBLIC_CACHE_MAX_AGE="25h": must be whole seconds, from 0 \(off\) to 24 hours/,
+    );
     expect(loadConfig({ DEMO_DATA: 'false' }).demoData).toBe(false);
     expect(loadConfig({ DEMO_DATA: '1' }).demoData).toBe(true);
   });

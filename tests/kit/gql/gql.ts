@@ -37,6 +37,10 @@ type Documents = {
     "mutation Launch($id: ID!) { launchLesson(id: $id) { id locked pinned sessions { student { id } state } } }": typeof types.LaunchDocument,
     "mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }": typeof types.LockDocument,
     "mutation PublishEditionUser { publishEdition { user { id name } } }": typeof types.PublishEditionUserDocument,
+    "mutation CacheRenameActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { name } }": typeof types.CacheRenameActivityDocument,
+    "mutation CacheCreateActivity($input: CreateActivityInput!) { createActivity(input: $input) { id } }": typeof types.CacheCreateActivityDocument,
+    "mutation CacheUpdateActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { id } }": typeof types.CacheUpdateActivityDocument,
+    "mutation CacheDeleteActivity($id: ID!) { deleteActivity(id: $id) { id } }": typeof types.CacheDeleteActivityDocument,
     "query ClassroomAndNames($id: ID!) { classroomActivity(id: $id) { id classroom { name } studentNames { name } } }": typeof types.ClassroomAndNamesDocument,
     "query ViewerAchievementsById { viewer { id milestones { name } objectives { name } } }": typeof types.ViewerAchievementsByIdDocument,
     "query ActivityUid($id: ID!) { activity(id: $id) { uid } }": typeof types.ActivityUidDocument,
@@ -87,6 +91,10 @@ const documents: Documents = {
     "mutation Launch($id: ID!) { launchLesson(id: $id) { id locked pinned sessions { student { id } state } } }": types.LaunchDocument,
     "mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }": types.LockDocument,
     "mutation PublishEditionUser { publishEdition { user { id name } } }": types.PublishEditionUserDocument,
+    "mutation CacheRenameActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { name } }": types.CacheRenameActivityDocument,
+    "mutation CacheCreateActivity($input: CreateActivityInput!) { createActivity(input: $input) { id } }": types.CacheCreateActivityDocument,
+    "mutation CacheUpdateActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { id } }": types.CacheUpdateActivityDocument,
+    "mutation CacheDeleteActivity($id: ID!) { deleteActivity(id: $id) { id } }": types.CacheDeleteActivityDocument,
     "query ClassroomAndNames($id: ID!) { classroomActivity(id: $id) { id classroom { name } studentNames { name } } }": types.ClassroomAndNamesDocument,
     "query ViewerAchievementsById { viewer { id milestones { name } objectives { name } } }": types.ViewerAchievementsByIdDocument,
     "query ActivityUid($id: ID!) { activity(id: $id) { uid } }": types.ActivityUidDocument,
@@ -220,6 +228,22 @@ export function graphql(source: "mutation Lock($id: ID!) { unpinAndLock(id: $id)
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation PublishEditionUser { publishEdition { user { id name } } }"): (typeof documents)["mutation PublishEditionUser { publishEdition { user { id name } } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CacheRenameActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { name } }"): (typeof documents)["mutation CacheRenameActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { name } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CacheCreateActivity($input: CreateActivityInput!) { createActivity(input: $input) { id } }"): (typeof documents)["mutation CacheCreateActivity($input: CreateActivityInput!) { createActivity(input: $input) { id } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CacheUpdateActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { id } }"): (typeof documents)["mutation CacheUpdateActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { id } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CacheDeleteActivity($id: ID!) { deleteActivity(id: $id) { id } }"): (typeof documents)["mutation CacheDeleteActivity($id: ID!) { deleteActivity(id: $id) { id } }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
