@@ -14,7 +14,7 @@ import { buildSchema } from './graphql/schema.ts';
 import { armorFor } from './graphql/limits.ts';
 import { createApollo } from './graphql/server.ts';
 import { isPublicOperation, PublicDocuments } from './graphql/public-documents.ts';
-import { publicReadsPlugin, releaseOf, type PublicReads } from './graphql/public-reads.ts';
+import { catalogueChangesPlugin, publicReadsPlugin, releaseOf, type PublicReads } from './graphql/public-reads.ts';
 import { loadTrustedDocuments, type OutsideReason, type TrustedDocuments } from './graphql/trusted-documents.ts';
 import { registerSubscriptions } from './graphql/subscriptions/websocket.ts';
 import { authenticationPerRequest } from './http/authentication.ts';
@@ -127,6 +127,8 @@ export async function buildApp({ config, database, lifecycle = { draining: false
         ...(tracing ? [tracing.apolloPlugin] : []),
         // /graphql's answers: public reads tagged, every other private (the REST shim sets its own).
         ...(api === 'graphql' ? [publicReadsPlugin(publicReads)] : []),
+        // After a mutation here, the next public read does not trust the version held in memory (public-reads.ts).
+        ...(cache ? [catalogueChangesPlugin(catalogue)] : []),
       ],
     });
   const publicSchema = buildSchema({ subgraph: config.subgraph });

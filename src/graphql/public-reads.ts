@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener, HTTPGraphQLRequest } from '@apollo/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { printSchema, type GraphQLSchema } from 'graphql';
+import { OperationTypeNode, printSchema, type GraphQLSchema } from 'graphql';
 import { projectRoot } from '../paths.ts';
+import type { CatalogueVersion } from '../http/catalogue-version.ts';
 import { PRIVATE_NO_STORE, type PublicCache } from '../http/public-cache.ts';
 import type { PublicDocuments } from './public-documents.ts';
 
@@ -67,6 +68,20 @@ export function publicReadsPlugin(reads: PublicReads | undefined): ApolloServerP
       };
     },
   };
+}
+
+/**
+ * The plugin of both Apollo servers (/graphql's and the REST shim's): once this instance has run a mutation,
+ * a client's next read must not be tagged with the version from before it, which the change's notification
+ * would only replace a moment later.
+ */
+export function catalogueChangesPlugin(catalogue: Pick<CatalogueVersion, 'mayHaveMoved'>): ApolloServerPlugin<BaseContext> {
+  const listener: GraphQLRequestListener<BaseContext> = {
+    async willSendResponse({ operation }) {
+      if (operation?.operation === OperationTypeNode.MUTATION) catalogue.mayHaveMoved();
+    },
+  };
+  return { requestDidStart: async () => listener };
 }
 
 const credentialsOf = (http: HTTPGraphQLRequest) => ({

@@ -50,6 +50,15 @@ export class CatalogueVersion {
     else this.known = undefined;
   }
 
+  /**
+   * This instance committed a change that may have moved the version: its own notification may not have
+   * arrived yet, so the next read asks the database (and, while listening, keeps what it reads).
+   */
+  mayHaveMoved(): void {
+    this.generation += 1;
+    this.known = undefined;
+  }
+
   /** The listener's state: either way the version is forgotten; while listening, it is read again at once. */
   listenerState(state: 'lost' | 'listening'): void {
     this.generation += 1;

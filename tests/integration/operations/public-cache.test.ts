@@ -227,6 +227,7 @@ describe('conditional requests', () => {
   });
 });
 
+const LOCK = graphql(`mutation CacheLock($id: ID!) { unpinAndLock(id: $id) { locked } }`);
 const CREATE = graphql(`mutation CacheCreateActivity($input: CreateActivityInput!) { createActivity(input: $input) { id } }`);
 const UPDATE = graphql(
   `mutation CacheUpdateActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { id } }`,
@@ -284,6 +285,24 @@ describe('the tag moves with every change to the catalogue', () => {
     before = await tags();
     expect((await gateway.rest('DELETE', '/api/v1/activities/cached-activity-0002', { token: tokens.staff })).status).toBe(200);
     await expectMoved(before);
+  });
+
+  it('after a mutation on this instance, its next public read takes the version from the database, the one after from memory', async () => {
+    const read = () => gateway.rest('GET', `/api/v1/activities/${uids.lesson}`);
+    await tags();
+    const costOf = async (run: () => Promise<RestAnswer>) => {
+      const before = gateway.statements();
+      expectPublic(await run());
+      return gateway.statements() - before;
+    };
+    const fromMemory = await costOf(read);
+    // Changes that move no activity: no notification of the catalogue will come to settle it.
+    expect((await gateway.rest('PUT', classroomActivityPath('unpin_and_lock_activity'), { token: tokens.owner })).status).toBe(200);
+    expect(await costOf(read)).toBe(fromMemory + 1);
+    expect(await costOf(read)).toBe(fromMemory);
+    expect((await gateway.graphql(LOCK, { id: String(ids.classroomActivity) }, tokens.owner)).errors).toBeUndefined();
+    expect(await costOf(read)).toBe(fromMemory + 1);
+    expect(await costOf(read)).toBe(fromMemory);
   });
 
   it('the version moves once per transaction, announced at its commit; a transaction rolled back moves nothing', async () => {

@@ -38,6 +38,7 @@ type Documents = {
     "mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }": typeof types.LockDocument,
     "mutation PublishEditionUser { publishEdition { user { id name } } }": typeof types.PublishEditionUserDocument,
     "mutation CacheRenameActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { name } }": typeof types.CacheRenameActivityDocument,
+    "mutation CacheLock($id: ID!) { unpinAndLock(id: $id) { locked } }": typeof types.CacheLockDocument,
     "mutation CacheCreateActivity($input: CreateActivityInput!) { createActivity(input: $input) { id } }": typeof types.CacheCreateActivityDocument,
     "mutation CacheUpdateActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { id } }": typeof types.CacheUpdateActivityDocument,
     "mutation CacheDeleteActivity($id: ID!) { deleteActivity(id: $id) { id } }": typeof types.CacheDeleteActivityDocument,
@@ -92,6 +93,7 @@ const documents: Documents = {
     "mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }": types.LockDocument,
     "mutation PublishEditionUser { publishEdition { user { id name } } }": types.PublishEditionUserDocument,
     "mutation CacheRenameActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { name } }": types.CacheRenameActivityDocument,
+    "mutation CacheLock($id: ID!) { unpinAndLock(id: $id) { locked } }": types.CacheLockDocument,
     "mutation CacheCreateActivity($input: CreateActivityInput!) { createActivity(input: $input) { id } }": types.CacheCreateActivityDocument,
     "mutation CacheUpdateActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { id } }": types.CacheUpdateActivityDocument,
     "mutation CacheDeleteActivity($id: ID!) { deleteActivity(id: $id) { id } }": types.CacheDeleteActivityDocument,
@@ -232,6 +234,10 @@ export function graphql(source: "mutation PublishEditionUser { publishEdition { 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation CacheRenameActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { name } }"): (typeof documents)["mutation CacheRenameActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { name } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CacheLock($id: ID!) { unpinAndLock(id: $id) { locked } }"): (typeof documents)["mutation CacheLock($id: ID!) { unpinAndLock(id: $id) { locked } }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
