@@ -14,7 +14,8 @@ import { buildSchema } from './graphql/schema.ts';
 import { armorFor } from './graphql/limits.ts';
 import { createApollo } from './graphql/server.ts';
 import { loadTrustedDocuments, type OutsideReason, type TrustedDocuments } from './graphql/trusted-documents.ts';
-import { registerSubscriptions } from './graphql/subscriptions/websocket.ts';
+import { createSubscriptionService } from './graphql/subscriptions/service.ts';
+import { registerWebSocketSubscriptions } from './graphql/subscriptions/websocket.ts';
 import { authenticationPerRequest } from './http/authentication.ts';
 import { limitConnections } from './http/connections.ts';
 import type { Lifecycle } from './http/drain.ts';
@@ -150,13 +151,20 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     const { viewer } = await authentication.of(request).catch(rethrowUnavailable);
     return createContext(database, settings, viewer);
   };
-  const live = await registerSubscriptions(app, {
+  // Subscriptions, the same whichever transport carries them (src/graphql/subscriptions/service.ts).
+  const subscriptions = createSubscriptionService({
     schema: publicSchema,
     validationRules,
-    trusted,
-    onOutsideTrusted,
     database,
     settings,
+    connectionsPerCaller: config.subscriptionConnectionsPerToken,
+    log: app.log,
+    trusted,
+    onOutsideTrusted,
+    tracing,
+  });
+  const websocket = await registerWebSocketSubscriptions(app, {
+    service: subscriptions,
     authenticator,
     corsOrigins: config.corsOrigins,
     config,
@@ -165,7 +173,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   registerGraphqlRoute(app, {
     apollo,
     contextFor,
-    websocket: live.handler,
+    websocket: websocket.handler,
     playground: config.playground,
     tracing,
     trusted,
@@ -185,7 +193,11 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   app.setNotFoundHandler((_request, reply) => reply.code(404).send(fromHttpStatus(404, 'Not found')));
 
   if (metrics) {
-    metrics.watch({ pool: () => database.poolStats(), admission, live: live.counts });
+    metrics.watch({
+      pool: () => database.poolStats(),
+      admission,
+      live: subscriptions.counts(websocket.connections),
+    });
     // Up with the app (before it listens, so a port in use stops the start), down with it.
     let listener: MetricsListener | undefined;
     app.addHook('onReady', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { byKey, groupByKey, perRequest, type RequestScope } from '../../src/core/load.ts';
 import { withEnd } from '../../src/graphql/subscriptions/iterators.ts';
-import { SocketsPerCaller } from '../../src/graphql/subscriptions/per-caller.ts';
+import { ConnectionsPerCaller } from '../../src/graphql/subscriptions/per-caller.ts';
 
 // Small pieces the request path relies on: loader answers in key order, per-request values, the end of a
 // subscription's iterator, and the cap on sockets per credential.
@@ -52,9 +52,9 @@ describe('withEnd', () => {
   });
 });
 
-describe('SocketsPerCaller', () => {
+describe('ConnectionsPerCaller', () => {
   it('lets each credential hold up to its max, and one more once one is released', () => {
-    const sockets = new SocketsPerCaller(2);
+    const sockets = new ConnectionsPerCaller(2);
     expect([sockets.take('a'), sockets.take('a'), sockets.take('a'), sockets.take('b')]).toEqual([true, true, false, true]);
     sockets.release('a');
     expect(sockets.take('a')).toBe(true);

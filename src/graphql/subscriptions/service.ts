@@ -22,7 +22,7 @@ import { createContext } from '../request-context.ts';
 import type { OutsideReason, TrustedDocuments } from '../trusted-documents.ts';
 import { subscriptionDocuments } from './documents.ts';
 import { withEnd } from './iterators.ts';
-import { SocketsPerCaller } from './per-caller.ts';
+import { ConnectionsPerCaller } from './per-caller.ts';
 
 // What subscriptions are, whichever transport carries them (WebSocket: websocket.ts; Server-Sent Events:
 // sse.ts): the same documents under the same limits and trusted documents, the same context, the same
@@ -54,6 +54,23 @@ export type SubscribePayload = {
 
 /** Open connections (sockets and streams) and running subscriptions, read by the metrics (src/metrics/metrics.ts). */
 export type LiveCounts = { connections(): number; subscriptions(): number };
+
+/** How long shutdown waits for subscriptions being set up before ending their connections. */
+export const SETUP_GRACE_MS = 5_000;
+
+/** setTimeout's longest delay; a later moment is reached in several steps. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/** Calls `lapse` once `at` has passed (a JWT's `exp`: its socket or stream ends then); the function returned cancels it. */
+export function whenLapsed(at: Date, lapse: () => void): () => void {
+  let timer: NodeJS.Timeout;
+  const wait = () => {
+    const left = at.getTime() - Date.now();
+    timer = left > LONGEST_TIMER_MS ? setTimeout(wait, LONGEST_TIMER_MS) : setTimeout(lapse, Math.max(0, left));
+  };
+  wait();
+  return () => clearTimeout(timer);
+}
 
 export type SubscriptionService = ReturnType<typeof createSubscriptionService>;
 
@@ -87,18 +104,39 @@ export function createSubscriptionService({
         )
       : subscribe(args);
 
+  /** The execution of a subscribe request whose text is trusted already, or the errors that refuse it before it runs. */
+  const prepareText = (query: unknown, payload: SubscribePayload, viewer: Viewer, transport: string): ExecutionArgs | GraphQLError[] => {
+    if (typeof query !== 'string') return [badRequest("A subscription needs a document: `query`, or a trusted document's id")];
+    const checked = checkDocument(query);
+    if (!('document' in checked)) return checked.errors;
+    const { document } = checked;
+    if (getOperationAST(document, payload.operationName)?.operation !== OperationTypeNode.SUBSCRIPTION)
+      return [badRequest(`Only subscriptions are served over ${transport}; send queries and mutations to /graphql`)];
+    return {
+      schema,
+      document,
+      operationName: payload.operationName ?? null,
+      variableValues: payload.variables ?? null,
+      contextValue: createContext(database, settings, viewer),
+    };
+  };
+
   return {
     /** Connections (sockets and streams) per caller: both transports count against one cap. */
-    callers: new SocketsPerCaller(connectionsPerCaller),
+    callers: new ConnectionsPerCaller(connectionsPerCaller),
 
     format: (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error)),
 
-    /** The execution of a subscribe request for `viewer`, or the errors that refuse it before it runs. */
+    /** The execution of a subscribe request for `viewer` under the trusted documents, or the errors that refuse it before it runs. */
     prepare(payload: SubscribePayload, viewer: Viewer, transport: string): ExecutionArgs | GraphQLError[] {
       let query = payload.query;
       if (trusted) {
         const persistedQuery = (payload.extensions as { persistedQuery?: { sha256Hash?: unknown } } | null | undefined)?.persistedQuery;
-        const resolution = trusted.resolve({ query: query === '' ? undefined : query, documentId: payload.documentId, sha256Hash: persistedQuery?.sha256Hash });
+        const resolution = trusted.resolve({
+          query: query === '' ? undefined : query,
+          documentId: payload.documentId,
+          sha256Hash: persistedQuery?.sha256Hash,
+        });
         if (resolution.kind === 'refused') {
           onOutsideTrusted?.('refused', resolution.reason);
           return [resolution.error];
@@ -106,23 +144,14 @@ export function createSubscriptionService({
         if (resolution.kind === 'outside') onOutsideTrusted?.('ran', resolution.reason);
         if (resolution.kind === 'listed') query = resolution.text;
       }
-      if (typeof query !== 'string') return [badRequest('A subscription needs a document: `query`, or a trusted document\'s id')];
-      const checked = checkDocument(query);
-      if (!('document' in checked)) return checked.errors;
-      const { document } = checked;
-      if (getOperationAST(document, payload.operationName)?.operation !== OperationTypeNode.SUBSCRIPTION)
-        return [badRequest(`Only subscriptions are served over ${transport}; send queries and mutations to /graphql`)];
-      return {
-        schema,
-        document,
-        operationName: payload.operationName ?? null,
-        variableValues: payload.variables ?? null,
-        contextValue: createContext(database, settings, viewer),
-      };
+      return prepareText(query, payload, viewer, transport);
     },
 
+    /** For a transport whose route applies the trusted documents itself (/graphql/stream, as /graphql). */
+    prepareText,
+
     /** graphql-js's subscribe, counted while it runs its access checks (shutdown waits for them), traced when on. */
-    async subscribe(args: ExecutionArgs) {
+    subscribe: async (args: ExecutionArgs) => {
       settingUp += 1;
       try {
         return await subscribeTraced(args);
@@ -137,11 +166,14 @@ export function createSubscriptionService({
       const trace = traceOfSubscription.get(args.contextValue as object);
       if (!(Symbol.asyncIterator in result)) {
         const code = result.errors?.[0]?.extensions?.code;
-        log.info({ subscription: id, operation: args.operationName, userId, code, ...trace }, 'subscription refused');
+        log.info({ subscription: id, operation: args.operationName ?? undefined, userId, code, ...trace }, 'subscription refused');
         return result;
       }
       const classroomActivityId = lessonEventsArgument(args, 'classroomActivityId');
-      log.info({ subscription: id, operation: args.operationName, userId, classroomActivityId, ...trace }, 'subscription started');
+      log.info(
+        { subscription: id, operation: args.operationName ?? undefined, userId, classroomActivityId, ...trace },
+        'subscription started',
+      );
       running += 1;
       return withEnd(result, () => {
         running -= 1;
@@ -155,7 +187,11 @@ export function createSubscriptionService({
       while (settingUp > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
     },
 
-    running: () => running,
+    /** The metrics' counts: the connections of every transport, and the subscriptions running on them. */
+    counts: (...transports: (() => number)[]): LiveCounts => ({
+      connections: () => transports.reduce((sum, connections) => sum + connections(), 0),
+      subscriptions: () => running,
+    }),
   };
 }
 
