@@ -15,6 +15,7 @@ import { armorFor } from './graphql/limits.ts';
 import { createApollo } from './graphql/server.ts';
 import { loadTrustedDocuments, type OutsideReason, type TrustedDocuments } from './graphql/trusted-documents.ts';
 import { createSubscriptionService } from './graphql/subscriptions/service.ts';
+import { createServerSentEvents } from './graphql/subscriptions/sse.ts';
 import { registerWebSocketSubscriptions } from './graphql/subscriptions/websocket.ts';
 import { authenticationPerRequest } from './http/authentication.ts';
 import { limitConnections } from './http/connections.ts';
@@ -32,7 +33,7 @@ import { restSchemaExtension } from './rest/schema.ts';
 import type { Tracing } from './telemetry/tracing.ts';
 
 // The composition root: Fastify with its limits, the hardening every request meets, the faces (/graphql
-// over HTTP and WebSocket, the REST shim, the playground), the probes and the metrics. No logic of its own.
+// over HTTP, WebSocket and Server-Sent Events, the REST shim, the playground), the probes and the metrics.
 
 export type AppOptions = {
   config: Config;
@@ -151,7 +152,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     const { viewer } = await authentication.of(request).catch(rethrowUnavailable);
     return createContext(database, settings, viewer);
   };
-  // Subscriptions, the same whichever transport carries them (src/graphql/subscriptions/service.ts).
+  // Subscriptions, the same whichever transport carries them: WebSocket on /graphql, event streams on /graphql/stream.
   const subscriptions = createSubscriptionService({
     schema: publicSchema,
     validationRules,
@@ -170,10 +171,17 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     config,
     tracing,
   });
+  const eventStreams = createServerSentEvents(app, {
+    service: subscriptions,
+    authentication,
+    corsOrigins: config.corsOrigins,
+    keepAliveMs: config.subscriptionKeepAliveMs,
+  });
   registerGraphqlRoute(app, {
     apollo,
     contextFor,
     websocket: websocket.handler,
+    eventStream: eventStreams.handler,
     playground: config.playground,
     tracing,
     trusted,
@@ -196,7 +204,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     metrics.watch({
       pool: () => database.poolStats(),
       admission,
-      live: subscriptions.counts(websocket.connections),
+      live: subscriptions.counts(websocket.connections, eventStreams.connections),
     });
     // Up with the app (before it listens, so a port in use stops the start), down with it.
     let listener: MetricsListener | undefined;

@@ -10,11 +10,14 @@ import type { DocumentReference, OutsideReason, TrustedDocuments } from './trust
 
 // The /graphql route: a browser's GET gets the playground (when on), an upgrade is a WebSocket for
 // subscriptions, and every other request is Apollo's once it passed the CSRF check (src/graphql/csrf.ts).
+// /graphql/stream: subscriptions over Server-Sent Events. Both under the trusted documents.
 
 export type GraphqlRouteOptions = {
   apollo: ApolloServer<GraphQLContext>;
   contextFor: (request: FastifyRequest) => Promise<GraphQLContext>;
   websocket: WebsocketHandler;
+  /** GET and POST /graphql/stream: graphql-sse's event streams (src/graphql/subscriptions/sse.ts). */
+  eventStream: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   playground: boolean;
   tracing: Tracing | undefined;
   /** When set, only its documents run (or, in `log` mode, the others are counted): src/graphql/trusted-documents.ts. */
@@ -25,7 +28,7 @@ export type GraphqlRouteOptions = {
 
 export function registerGraphqlRoute(
   app: FastifyInstance,
-  { apollo, contextFor, websocket, playground, tracing, trusted, onOutside }: GraphqlRouteOptions,
+  { apollo, contextFor, websocket, eventStream, playground, tracing, trusted, onOutside }: GraphqlRouteOptions,
 ): void {
   const apolloHandler = fastifyApolloHandler(apollo, { context: contextFor });
   const handler = withPlayground(
@@ -35,6 +38,7 @@ export function registerGraphqlRoute(
   // @fastify/websocket takes upgrades on GET routes only.
   app.route({ url: '/graphql', method: 'GET', handler, wsHandler: websocket });
   app.route({ url: '/graphql', method: ['POST', 'OPTIONS'], handler });
+  app.route({ url: '/graphql/stream', method: ['GET', 'POST'], handler: withTrustedDocuments(trusted, onOutside, eventStream) });
 }
 
 /** What a /graphql request names: its text, a `documentId`, an APQ hash; in the body, or in a GET's query string. */

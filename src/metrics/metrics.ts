@@ -171,7 +171,7 @@ export function createMetrics() {
       });
       new Gauge({
         name: 'graphql_ws_connections',
-        help: 'Open WebSocket connections on /graphql',
+        help: 'Open subscription connections: WebSockets on /graphql and event streams on /graphql/stream',
         registers,
         collect() {
           this.set(live.connections());
