@@ -180,6 +180,8 @@ export type RawStreamOptions = {
   headers?: Record<string, string>;
   variables?: Record<string, unknown>;
   query?: string;
+  /** A trusted document's id, sent beside an empty `query`. */
+  documentId?: string;
 };
 
 /**
@@ -188,20 +190,20 @@ export type RawStreamOptions = {
  */
 export async function rawStream(
   url: string,
-  { method = 'POST', headers = {}, variables = {}, query = LESSON_EVENTS }: RawStreamOptions = {},
+  { method = 'POST', headers = {}, variables = {}, query = LESSON_EVENTS, documentId }: RawStreamOptions = {},
 ): Promise<RawStream> {
   const target = new URL(url);
-  if (method === 'GET') {
-    target.searchParams.set('query', query);
-    target.searchParams.set('variables', JSON.stringify(variables));
-  }
+  const fields = documentId === undefined ? { query, variables } : { query: '', documentId, variables };
+  if (method === 'GET')
+    for (const [name, value] of Object.entries(fields))
+      target.searchParams.set(name, typeof value === 'string' ? value : JSON.stringify(value));
   const request = httpRequest(target, {
     method,
     headers: { accept: 'text/event-stream', ...(method === 'POST' ? { 'content-type': 'application/json' } : {}), ...headers },
   });
   request.on('error', () => {}); // the server cutting the stream, which some tests cause
   const response = await new Promise<IncomingMessage>((resolve) => {
-    request.once('response', resolve).end(method === 'POST' ? JSON.stringify({ query, variables }) : undefined);
+    request.once('response', resolve).end(method === 'POST' ? JSON.stringify(fields) : undefined);
   });
   let text = '';
   response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
