@@ -105,6 +105,26 @@ describe('a live lesson’s event stream with the platform’s identity', () => 
     await gateway.reset();
   });
 
+  it('the lessons client, cross-origin with its cookie: the preflight allows the POST, and the stream may be read there', async () => {
+    const preflight = await fetch(gateway.streamUrl, {
+      method: 'OPTIONS',
+      headers: { origin: LESSONS_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(preflight.status).toBeLessThan(300);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(LESSONS_ORIGIN);
+    expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(preflight.headers.get('access-control-allow-methods')).toMatch(/\bPOST\b/);
+
+    const stream = await rawStream(gateway.streamUrl, {
+      variables: { id: String(lesson) },
+      headers: { origin: LESSONS_ORIGIN, cookie: `${COOKIE}=teacher-session` },
+    });
+    streams.push(stream);
+    expect(stream.status).toBe(200);
+    expect(stream.headers['access-control-allow-origin']).toBe(LESSONS_ORIGIN);
+    expect(stream.headers['access-control-allow-credentials']).toBe('true');
+  });
+
   it('an EventSource’s cookie GET opens a stream when the browser vouches for the page: an allowed Origin, or Sec-Fetch-Site: same-origin', async () => {
     const started = startedSoFar();
     const fromLessonsClient = await eventSourceWith({ origin: LESSONS_ORIGIN });

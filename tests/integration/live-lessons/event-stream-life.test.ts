@@ -175,6 +175,7 @@ describe('an event stream’s life', () => {
     expect(gateway.logs().find((entry) => entry.msg === 'request' && entry.reqId === refused.subscription)).toMatchObject({
       method: 'POST',
       route: '/graphql/stream',
+      operation: 'Follow',
       statusCode: 200,
       userId: ids.otherTeacher,
     });
