@@ -148,7 +148,7 @@ describe('lessonEvents over Server-Sent Events', () => {
     expect(parse.body.errors[0].extensions.code).toBe('GRAPHQL_PARSE_FAILED');
   });
 
-  it('serves only event streams there: a request that does not ask for one is 406', async () => {
+  it('serves only distinct event streams there: a request that does not ask for one is 406, a reservation 404', async () => {
     const response = await fetch(gateway.streamUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.owner}` },
@@ -156,5 +156,8 @@ describe('lessonEvents over Server-Sent Events', () => {
     });
     expect(response.status).toBe(406);
     expect(await response.json()).toEqual({ errors: [expect.objectContaining({ extensions: { code: 'BAD_REQUEST' } })] });
+    // graphql-sse's single-connection mode (a stream reserved by PUT, operations added to it) is not served.
+    const reserve = await fetch(gateway.streamUrl, { method: 'PUT', headers: { authorization: `Bearer ${tokens.owner}` } });
+    expect(reserve.status).toBe(404);
   });
 });
