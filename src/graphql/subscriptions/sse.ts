@@ -32,8 +32,9 @@ type Stream = {
   viewer: Viewer;
   expiresAt: Date | undefined;
   reply: FastifyReply;
-  /** Settles when the response is done, or its connection gone. */
+  /** Settles when the response is done, or its connection gone; `gone` is true from then on. */
   closed: Promise<void>;
+  gone: boolean;
   /** Ends the running subscription: `complete` is sent (after `last`, when given), then the response ends. */
   stop?: (last?: ExecutionResult) => void;
   /** Events handed to graphql-sse and not yet written to the socket (at most one: see onNext). */
@@ -58,7 +59,9 @@ export function createServerSentEvents(
   app: FastifyInstance,
   { service, authentication, corsOrigins, keepAliveMs }: ServerSentEventsOptions,
 ): { handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>; connections: () => number } {
-  const streams = new Map<FastifyRequest, Stream>();
+  /** Each request's stream, for graphql-sse's hooks (which are handed the request); those still open, for shutdown and the metrics. */
+  const streamOf = new WeakMap<FastifyRequest, Stream>();
+  const open = new Set<Stream>();
   let closing = false;
 
   const handleProtocol = createHandler<FastifyRequest, undefined, GraphQLContext>({
@@ -66,7 +69,7 @@ export function createServerSentEvents(
     authenticate: () => null,
     // The route applied the trusted documents; the service checks the document under the limits.
     onSubscribe: (request, params) => {
-      const prepared = service.prepareText(params.query, params, streams.get(request.raw)!.viewer, TRANSPORT);
+      const prepared = service.prepareText(params.query, params, streamOf.get(request.raw)!.viewer, TRANSPORT);
       if (!Array.isArray(prepared)) return prepared as typeof prepared & { contextValue: GraphQLContext };
       return [
         JSON.stringify({ errors: service.format(prepared) }),
@@ -77,7 +80,7 @@ export function createServerSentEvents(
     validate: () => [],
     subscribe: service.subscribe,
     onOperation: (_context, request, args, result) => {
-      const stream = streams.get(request.raw)!;
+      const stream = streamOf.get(request.raw)!;
       const started = service.started(
         String(request.raw.id),
         args,
@@ -92,13 +95,14 @@ export function createServerSentEvents(
         const stopLapse = whenLapsed(stream.expiresAt, () => stop({ errors: [unauthenticated('The token has expired')] }));
         void stream.closed.then(stopLapse);
       }
-      if (closing) stop();
+      // Set up as the server began to close, or after its client went away: it ends at once.
+      if (closing || stream.gone) stop();
       return iterator;
     },
     onNext: async (_context, request, result) => {
       // graphql-sse queues events without a bound: the next waits until the last is written, so that a slow
       // reader's backlog stays in its EventHub queue, which ends it 256 events behind (src/core/event-hub.ts).
-      const stream = streams.get(request.raw)!;
+      const stream = streamOf.get(request.raw)!;
       while (stream.unwritten > 0) await new Promise<void>((resolve) => (stream.written = resolve));
       stream.unwritten += 1;
       // Sent as JSON: formatted errors in place of GraphQLErrors, as their toJSON() would give.
@@ -111,10 +115,10 @@ export function createServerSentEvents(
   app.addHook('preClose', async () => {
     closing = true;
     await service.settled(SETUP_GRACE_MS);
-    const open = [...streams.values()];
-    for (const stream of open) stream.stop?.();
-    await Promise.race([Promise.all(open.map((stream) => stream.closed)), new Promise((resolve) => setTimeout(resolve, SETUP_GRACE_MS))]);
-    for (const stream of open) stream.reply.raw.destroy();
+    const ending = [...open];
+    for (const stream of ending) stream.stop?.();
+    await Promise.race([Promise.all(ending.map((stream) => stream.closed)), new Promise((resolve) => setTimeout(resolve, SETUP_GRACE_MS))]);
+    for (const stream of ending) stream.reply.raw.destroy();
   });
 
   const refuse = (reply: FastifyReply, status: number, error: GraphQLError) =>
@@ -149,10 +153,12 @@ export function createServerSentEvents(
       return refuse(reply, 429, rateLimited('Too many subscription connections for this caller'));
 
     const closed = new Promise<void>((resolve) => reply.raw.once('close', resolve));
-    const stream: Stream = { viewer, expiresAt, reply, closed, unwritten: 0 };
-    streams.set(request, stream);
+    const stream: Stream = { viewer, expiresAt, reply, closed, gone: false, unwritten: 0 };
+    streamOf.set(request, stream);
+    open.add(stream);
     void closed.then(() => {
-      streams.delete(request);
+      stream.gone = true;
+      open.delete(stream);
       if (counted) service.callers.release(counted);
       // An event waiting to be written never will be.
       stream.unwritten = 0;
@@ -171,11 +177,17 @@ export function createServerSentEvents(
         .code(init.status)
         .headers(init.headers ?? {})
         .send(body ?? undefined);
-    await sendEvents(stream, body, init, keepAliveMs);
+    try {
+      await sendEvents(stream, body, init, keepAliveMs);
+    } catch (error) {
+      // The stream is open: there is no answer left to give, only the stream to cut.
+      request.log.error({ err: error }, 'unexpected error in an event stream');
+      reply.raw.destroy();
+    }
     return reply;
   }
 
-  return { handler, connections: () => streams.size };
+  return { handler, connections: () => open.size };
 }
 
 const headerOf = (request: FastifyRequest, name: string): string | undefined => {
