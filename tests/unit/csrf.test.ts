@@ -36,7 +36,12 @@ describe('refusedAsCsrf', () => {
 describe('refusedAsCsrfOnStream', () => {
   const own = 'http://gateway.test';
   const lessons = 'https://lessons.school.test';
-  const stream = (method: string, headers: Record<string, string> = {}) => ({ method, headers, protocol: 'http' as const, host: 'gateway.test' });
+  const stream = (method: string, headers: Record<string, string> = {}) => ({
+    method,
+    headers,
+    protocol: 'http' as const,
+    host: 'gateway.test',
+  });
   const refused = (method: string, headers: Record<string, string> = {}) => refusedAsCsrfOnStream(stream(method, headers), [lessons]);
 
   it('lets a cookie GET through when the browser says where its page is: the gateway’s own origin or CORS_ORIGINS, or same-origin', () => {
