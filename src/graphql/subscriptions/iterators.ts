@@ -44,30 +44,35 @@ export type Stoppable<T> = {
 export function stoppable<T>(source: AsyncIterableIterator<T>): Stoppable<T> {
   let stopped = false;
   let last: { value: T } | undefined;
-  let signal: () => void = () => {};
-  const stopping = new Promise<void>((resolve) => (signal = resolve));
-  const finish = async (): Promise<IteratorResult<T>> => {
+  /** Settles the next() that is waiting, if one is, with the end (one slot: nothing piles up on a long stream). */
+  let wake: (() => void) | undefined;
+  const finish = (): IteratorResult<T> => {
     if (!last) return { value: undefined, done: true };
     const { value } = last;
     last = undefined;
     return { value, done: false };
   };
   const iterator: AsyncIterableIterator<T> = {
-    next: async () => {
-      if (stopped) return finish();
-      const step = await Promise.race([source.next(), stopping.then(() => undefined)]);
-      // An event that came as it was stopped is not sent: the stream is ending.
-      return stopped || !step ? finish() : step;
-    },
+    next: () =>
+      stopped
+        ? Promise.resolve(finish())
+        : new Promise<IteratorResult<T>>((resolve, reject) => {
+            wake = () => resolve(finish());
+            source.next().then(
+              // An event that came as it was stopped is not sent: the stream is ending.
+              (step) => resolve(stopped ? finish() : step),
+              reject,
+            );
+          }),
     return: async () => {
       stopped = true;
       last = undefined;
-      signal();
+      wake?.();
       return (await source.return?.()) ?? { value: undefined, done: true };
     },
     throw: async (error?: unknown) => {
       stopped = true;
-      signal();
+      wake?.();
       if (source.throw) return source.throw(error);
       throw error;
     },
@@ -79,7 +84,7 @@ export function stoppable<T>(source: AsyncIterableIterator<T>): Stoppable<T> {
       if (stopped) return;
       stopped = true;
       if (value !== undefined) last = { value };
-      signal();
+      wake?.();
       // Its end is logged by withEnd; a source that fails to end has nothing left to send.
       void Promise.resolve(source.return?.()).catch(() => {});
     },

@@ -219,8 +219,13 @@ async function sendEvents(stream: Stream, events: AsyncGenerator<string, void>, 
     commentPending = true;
     void write(KEEP_ALIVE_COMMENT).then(() => (commentPending = false));
   }, keepAliveMs);
+  let first = true;
   try {
     for await (const chunk of events) {
+      // graphql-sse's own comment every 12 s is left out: ours go out every SUBSCRIPTION_KEEP_ALIVE. Its first,
+      // at once, is kept: some browsers show a stream only once something came.
+      if (chunk === KEEP_ALIVE_COMMENT && !first) continue;
+      first = false;
       if (!(await write(chunk))) break;
       if (chunk.startsWith('event: next')) {
         stream.unwritten -= 1;
