@@ -1,14 +1,16 @@
-import { createClient, type Client } from 'graphql-ws';
+import { createClient as createStreamClient } from 'graphql-sse';
+import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 
-// A child of bench/subscriptions.ts holding a share of the subscribers: one graphql-ws client per student,
-// stamping each event with Date.now() on arrival and handing all back over IPC. Children, so that the
-// parent, which paces the finishes, does not share their event loop.
+// A child of bench/subscriptions.ts holding a share of the subscribers: one graphql-ws client per student
+// (or, given an http: URL, one graphql-sse event stream), stamping each event with Date.now() on arrival
+// and handing all back over IPC. Children, so that the parent, which paces the finishes, does not share
+// their event loop.
 
 export type SubscriberSpec = { token: string; lessonId: number };
 
 export type ParentMessage =
-  | { type: 'open'; wsUrl: string; subscribers: SubscriberSpec[]; concurrency: number }
+  | { type: 'open'; url: string; subscribers: SubscriberSpec[]; concurrency: number }
   | { type: 'count'; kind: string }
   | { type: 'report' }
   | { type: 'close' };
@@ -25,17 +27,51 @@ const LESSON_EVENTS = `subscription Follow($id: ID!) {
   lessonEvents(classroomActivityId: $id) { kind classroomActivityId locked pinned completed followUpUrl at }
 }`;
 
-const clients: Client[] = [];
+const clients: { dispose(): unknown }[] = [];
 const reports: SubscriberReport[] = [];
 const send = (message: ChildMessage) => process.send!(message);
 
 /** Connects one subscriber; resolves true once its connection is acknowledged (the token accepted), false if it closed first. */
-function open(wsUrl: string, { token, lessonId }: SubscriberSpec, problems: string[]): Promise<boolean> {
+function open(url: string, { token, lessonId }: SubscriberSpec, problems: string[]): Promise<boolean> {
   const report: SubscriberReport = { lessonId, ended: null, events: [] };
   reports.push(report);
+  const sink = {
+    next: ({
+      data,
+      errors,
+    }: {
+      data?: { lessonEvents: { kind: string; at: string; classroomActivityId: string } } | null;
+      errors?: unknown;
+    }) => {
+      const received = Date.now();
+      if (errors || !data) {
+        if (problems.length < 5) problems.push(JSON.stringify(errors));
+        return;
+      }
+      const event = data.lessonEvents;
+      report.events.push([event.kind, Date.parse(event.at), received, Number(event.classroomActivityId)]);
+    },
+    error: (error: unknown) => {
+      report.ended ??= `error ${JSON.stringify(error instanceof Error ? error.message : error).slice(0, 200)}`;
+      if (problems.length < 5) problems.push(report.ended);
+    },
+    complete: () => void (report.ended ??= 'complete'),
+  };
+  const request = { query: LESSON_EVENTS, variables: { id: String(lessonId) } };
   return new Promise((resolve) => {
+    if (url.startsWith('http')) {
+      // An event stream of its own: connected once the server answered 200; a refusal ends it with an error.
+      const client = createStreamClient({ url, retryAttempts: 0, headers: { authorization: `Bearer ${token}` } });
+      clients.push(client);
+      client.subscribe(
+        request,
+        { ...sink, error: (error) => (sink.error(error), resolve(false)), complete: () => (sink.complete(), resolve(false)) },
+        { connected: () => resolve(true) },
+      );
+      return;
+    }
     const client = createClient({
-      url: wsUrl,
+      url,
       webSocketImpl: WebSocket,
       retryAttempts: 0,
       connectionParams: { authorization: `Bearer ${token}` },
@@ -49,29 +85,11 @@ function open(wsUrl: string, { token, lessonId }: SubscriberSpec, problems: stri
       },
     });
     clients.push(client);
-    client.subscribe<{ lessonEvents: { kind: string; at: string; classroomActivityId: string } }>(
-      { query: LESSON_EVENTS, variables: { id: String(lessonId) } },
-      {
-        next: ({ data, errors }) => {
-          const received = Date.now();
-          if (errors || !data) {
-            if (problems.length < 5) problems.push(JSON.stringify(errors));
-            return;
-          }
-          const event = data.lessonEvents;
-          report.events.push([event.kind, Date.parse(event.at), received, Number(event.classroomActivityId)]);
-        },
-        error: (error) => {
-          report.ended ??= `error ${JSON.stringify(error).slice(0, 200)}`;
-          if (problems.length < 5) problems.push(report.ended);
-        },
-        complete: () => void (report.ended ??= 'complete'),
-      },
-    );
+    client.subscribe(request, sink);
   });
 }
 
-async function openAll(wsUrl: string, subscribers: SubscriberSpec[], concurrency: number): Promise<void> {
+async function openAll(url: string, subscribers: SubscriberSpec[], concurrency: number): Promise<void> {
   const started = Date.now();
   const problems: string[] = [];
   let next = 0;
@@ -79,7 +97,7 @@ async function openAll(wsUrl: string, subscribers: SubscriberSpec[], concurrency
   let failed = 0;
   const worker = async () => {
     while (next < subscribers.length) {
-      if (await open(wsUrl, subscribers[next++]!, problems)) connected += 1;
+      if (await open(url, subscribers[next++]!, problems)) connected += 1;
       else failed += 1;
     }
   };
@@ -90,7 +108,7 @@ async function openAll(wsUrl: string, subscribers: SubscriberSpec[], concurrency
 process.on('message', (message: ParentMessage) => {
   switch (message.type) {
     case 'open':
-      void openAll(message.wsUrl, message.subscribers, message.concurrency);
+      void openAll(message.url, message.subscribers, message.concurrency);
       break;
     case 'count':
       send({ type: 'count', received: reports.reduce((n, r) => n + r.events.filter(([kind]) => kind === message.kind).length, 0) });

@@ -20,7 +20,7 @@ import type { Check } from './report.ts';
 import type { ChildMessage, ParentMessage, SubscriberReport, SubscriberSpec } from './subscribers.ts';
 
 // npm run bench -- --subscriptions [--subscribers N] [--per-lesson N] [--rate R] [--seconds S] [--clients N]
-//                                  [--pglite] [--profile]
+//                                  [--sse] [--pglite] [--profile]
 // Live lessons under load: students follow their lessons while the teacher ends them (bench/README.md).
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -54,6 +54,8 @@ type Options = {
   rate: number;
   seconds: number | undefined;
   clients: number;
+  /** Event streams at /graphql/stream (graphql-sse) instead of WebSockets. */
+  sse: boolean;
   pglite: boolean;
   profile: boolean;
 };
@@ -78,6 +80,7 @@ function parseOptions(argv: string[]): Options {
       rate: { type: 'string' },
       seconds: { type: 'string' },
       clients: { type: 'string' },
+      sse: { type: 'boolean', default: false },
       pglite: { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
     },
@@ -94,6 +97,7 @@ function parseOptions(argv: string[]): Options {
     rate: positive('rate', values.rate, 20),
     seconds: values.seconds === undefined ? undefined : positive('seconds', values.seconds, 1),
     clients: Math.floor(positive('clients', values.clients, 2)),
+    sse: values.sse,
     pglite: values.pglite,
     profile: values.profile,
   };
@@ -431,7 +435,12 @@ export async function runSubscriptions(argv: string[]): Promise<void> {
     const opened = await Promise.all(
       clients.map((client, i) =>
         client.ask(
-          { type: 'open', wsUrl: `${gateway.url.replace('http', 'ws')}/graphql`, subscribers: specs[i]!, concurrency: OPEN_CONCURRENCY },
+          {
+            type: 'open',
+            url: options.sse ? `${gateway.url}/graphql/stream` : `${gateway.url.replace('http', 'ws')}/graphql`,
+            subscribers: specs[i]!,
+            concurrency: OPEN_CONCURRENCY,
+          },
           'opened',
         ),
       ),

@@ -16,7 +16,9 @@ import { createApollo } from './graphql/server.ts';
 import { isPublicOperation, PublicDocuments } from './graphql/public-documents.ts';
 import { catalogueChangesPlugin, publicReadsPlugin, releaseOf, type PublicReads } from './graphql/public-reads.ts';
 import { loadTrustedDocuments, type OutsideReason, type TrustedDocuments } from './graphql/trusted-documents.ts';
-import { registerSubscriptions } from './graphql/subscriptions/websocket.ts';
+import { createSubscriptionService } from './graphql/subscriptions/service.ts';
+import { createServerSentEvents } from './graphql/subscriptions/sse.ts';
+import { registerWebSocketSubscriptions } from './graphql/subscriptions/websocket.ts';
 import { authenticationPerRequest } from './http/authentication.ts';
 import { limitConnections } from './http/connections.ts';
 import type { Lifecycle } from './http/drain.ts';
@@ -35,7 +37,7 @@ import { restSchemaExtension } from './rest/schema.ts';
 import type { Tracing } from './telemetry/tracing.ts';
 
 // The composition root: Fastify with its limits, the hardening every request meets, the faces (/graphql
-// over HTTP and WebSocket, the REST shim, the playground), the probes and the metrics. No logic of its own.
+// over HTTP, WebSocket and Server-Sent Events, the REST shim, the playground), the probes and the metrics.
 
 export type AppOptions = {
   config: Config;
@@ -178,22 +180,36 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     const { viewer } = await authentication.of(request).catch(rethrowUnavailable);
     return createContext(database, settings, viewer);
   };
-  const live = await registerSubscriptions(app, {
+  // Subscriptions, the same whichever transport carries them: WebSocket on /graphql, event streams on /graphql/stream.
+  const subscriptions = createSubscriptionService({
     schema: publicSchema,
     validationRules,
-    trusted,
-    onOutsideTrusted,
     database,
     settings,
+    connectionsPerCaller: config.subscriptionConnectionsPerToken,
+    log: app.log,
+    trusted,
+    onOutsideTrusted,
+    tracing,
+  });
+  const websocket = await registerWebSocketSubscriptions(app, {
+    service: subscriptions,
     authenticator,
     corsOrigins: config.corsOrigins,
     config,
     tracing,
   });
+  const eventStreams = createServerSentEvents(app, {
+    service: subscriptions,
+    authentication,
+    corsOrigins: config.corsOrigins,
+    keepAliveMs: config.subscriptionKeepAliveMs,
+  });
   registerGraphqlRoute(app, {
     apollo,
     contextFor,
-    websocket: live.handler,
+    websocket: websocket.handler,
+    eventStream: eventStreams.handler,
     playground: config.playground,
     tracing,
     trusted,
@@ -215,7 +231,11 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   app.setNotFoundHandler((_request, reply) => reply.code(404).send(fromHttpStatus(404, 'Not found')));
 
   if (metrics) {
-    metrics.watch({ pool: () => database.poolStats(), admission, live: live.counts });
+    metrics.watch({
+      pool: () => database.poolStats(),
+      admission,
+      live: subscriptions.counts(websocket.connections, eventStreams.connections),
+    });
     // Up with the app (before it listens, so a port in use stops the start), down with it.
     let listener: MetricsListener | undefined;
     app.addHook('onReady', async () => {

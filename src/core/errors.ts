@@ -11,6 +11,7 @@ export const ErrorCode = {
   BAD_REQUEST: 'BAD_REQUEST',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   CONFLICT: 'CONFLICT',
+  RATE_LIMITED: 'RATE_LIMITED',
   UNAVAILABLE: 'UNAVAILABLE',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
 } as const;
@@ -28,6 +29,8 @@ export const notFound = () => fail(ErrorCode.NOT_FOUND, NOT_FOUND_MESSAGE);
 export const unauthenticated = (message = 'Sign in with a valid access token') => fail(ErrorCode.UNAUTHENTICATED, message);
 export const forbidden = (message = 'You are not allowed to do this') => fail(ErrorCode.FORBIDDEN, message);
 export const badRequest = (message: string, extensions?: Record<string, unknown>) => fail(ErrorCode.BAD_REQUEST, message, extensions);
+/** More than a caller may have at once (HTTP 429). */
+export const rateLimited = (message: string) => fail(ErrorCode.RATE_LIMITED, message);
 export const payloadTooLarge = (message: string) => fail(ErrorCode.PAYLOAD_TOO_LARGE, message);
 export const UNAVAILABLE_MESSAGE = 'The service is unavailable, try again shortly';
 /** The database (or another service a request needs) cannot be reached: HTTP 503. */

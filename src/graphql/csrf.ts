@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { mayCarryAmbientCredentials } from '../auth/credentials.ts';
+import { originTrusted } from '../http/authentication.ts';
 
-// CSRF prevention on /graphql, in place of Apollo's, which refuses the GET queries standard clients send:
-// a GET without credentials a browser adds by itself is served; any other request must show a browser
-// preflighted it, else 400 BAD_REQUEST. Why that is enough: SECURITY.md, CSRF.
+// CSRF prevention on /graphql and /graphql/stream, in place of Apollo's, which refuses the GET queries
+// standard clients send: a GET without credentials a browser adds by itself is served; any other request
+// must show a browser preflighted it, else 400 BAD_REQUEST. Why that is enough: SECURITY.md, CSRF.
 
 /** Content types a page may send cross-origin without a preflight (a form, or fetch with no-cors). */
 const simpleContentTypes = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
@@ -27,6 +28,22 @@ export function refusedAsCsrf(request: Pick<FastifyRequest, 'method' | 'headers'
   return !preflighted(request.headers);
 }
 
+/**
+ * The same question on /graphql/stream, where a browser's EventSource sends a GET with cookies and can add
+ * no header: that GET goes on when the browser itself names the page's origin as the gateway's own or one
+ * of CORS_ORIGINS (`Origin`), or says it is the gateway's own (`Sec-Fetch-Site: same-origin`); no page can
+ * set either header (docs/identity.md, Event streams).
+ */
+export function refusedAsCsrfOnStream(
+  request: Pick<FastifyRequest, 'method' | 'headers' | 'protocol' | 'host'>,
+  corsOrigins: readonly string[],
+): boolean {
+  if (!refusedAsCsrf(request)) return false;
+  if (request.method !== 'GET') return true;
+  if (request.headers.origin !== undefined) return !originTrusted(request, corsOrigins);
+  return request.headers['sec-fetch-site'] !== 'same-origin';
+}
+
 const refusal = {
   errors: [
     {
@@ -39,13 +56,16 @@ const refusal = {
   ],
 };
 
+/** Answers a request refused as a possible CSRF. */
+export const refuseAsCsrf = (reply: FastifyReply) => reply.code(400).type('application/json; charset=utf-8').send(refusal);
+
 /** The /graphql handler behind the check. */
 /* eslint-disable @typescript-eslint/no-explicit-any -- any route's handler, whatever its generics (the Apollo handler's are its own). */
 export function withCsrfPrevention<
   Handler extends (this: FastifyInstance, request: FastifyRequest<any>, reply: FastifyReply<any>) => unknown,
 >(graphql: Handler): Handler {
   return function (this: FastifyInstance, request: FastifyRequest<any>, reply: FastifyReply<any>) {
-    if (refusedAsCsrf(request)) return reply.code(400).type('application/json; charset=utf-8').send(refusal);
+    if (refusedAsCsrf(request)) return refuseAsCsrf(reply as FastifyReply);
     return graphql.call(this, request, reply);
   } as Handler;
 }

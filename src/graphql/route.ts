@@ -10,13 +10,15 @@ import { withPublicReads, type PublicReads } from './public-reads.ts';
 import type { DocumentReference, OutsideReason, TrustedDocuments } from './trusted-documents.ts';
 
 // The /graphql route: a browser's GET gets the playground (when on), an upgrade is a WebSocket for
-// subscriptions, and every other request is Apollo's once it passed the CSRF check (src/graphql/csrf.ts),
-// the trusted documents and, for a public read, its tag (src/graphql/public-reads.ts).
+// subscriptions, and every other request is Apollo's after the CSRF check (csrf.ts), the trusted documents
+// and, for a public read, its tag (public-reads.ts). /graphql/stream: subscriptions over Server-Sent Events.
 
 export type GraphqlRouteOptions = {
   apollo: ApolloServer<GraphQLContext>;
   contextFor: (request: FastifyRequest) => Promise<GraphQLContext>;
   websocket: WebsocketHandler;
+  /** GET and POST /graphql/stream: graphql-sse's event streams (src/graphql/subscriptions/sse.ts). */
+  eventStream: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   playground: boolean;
   tracing: Tracing | undefined;
   /** When set, only its documents run (or, in `log` mode, the others are counted): src/graphql/trusted-documents.ts. */
@@ -29,7 +31,7 @@ export type GraphqlRouteOptions = {
 
 export function registerGraphqlRoute(
   app: FastifyInstance,
-  { apollo, contextFor, websocket, playground, tracing, trusted, onOutside, publicReads }: GraphqlRouteOptions,
+  { apollo, contextFor, websocket, eventStream, playground, tracing, trusted, onOutside, publicReads }: GraphqlRouteOptions,
 ): void {
   const apolloHandler = fastifyApolloHandler(apollo, { context: contextFor });
   const handler = withPlayground(
@@ -39,6 +41,7 @@ export function registerGraphqlRoute(
   // @fastify/websocket takes upgrades on GET routes only.
   app.route({ url: '/graphql', method: 'GET', handler, wsHandler: websocket });
   app.route({ url: '/graphql', method: ['POST', 'OPTIONS'], handler });
+  app.route({ url: '/graphql/stream', method: ['GET', 'POST'], handler: withTrustedDocuments(trusted, onOutside, eventStream) });
 }
 
 /** What a /graphql request names: its text, a `documentId`, an APQ hash; in the body, or in a GET's query string. */

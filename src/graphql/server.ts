@@ -24,13 +24,16 @@ import { RETRY_AFTER_SECONDS } from '../http/errors.ts';
 // The gateway's own rules for an operation's answer. Their hooks read only the request they are given, so
 // every request shares one listener object (Apollo asks for one per request).
 const answerRules: GraphQLRequestListener<GraphQLContext> = {
-  /** Subscriptions are the WebSocket's (src/graphql/subscriptions/websocket.ts), as queries and mutations are HTTP's. */
+  /** Subscriptions are the WebSocket's and the event streams' (src/graphql/subscriptions/), as queries and mutations are HTTP's. */
   async didResolveOperation({ operation }) {
     if (operation?.operation === OperationTypeNode.SUBSCRIPTION) {
       // Apollo answers with the status in `extensions.http` (and leaves it out of the error it sends).
-      throw badRequest('Subscriptions are served over WebSocket (graphql-transport-ws) at /graphql; send them there', {
-        http: { status: 400 },
-      });
+      throw badRequest(
+        'Subscriptions are served over WebSocket (graphql-transport-ws) at /graphql, or as event streams (graphql-sse) at /graphql/stream',
+        {
+          http: { status: 400 },
+        },
+      );
     }
   },
   /** An answer whose errors say the database (or the caller's identity provider) is down is HTTP 503, as REST's is: clients retry. */

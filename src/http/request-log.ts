@@ -30,7 +30,7 @@ export function registerRequestLog(app: FastifyInstance, authentication: Request
     const known = authentication.known(request);
     if (known?.viewer.kind === 'user') fields.userId = known.viewer.user.id;
     if (known?.method) fields.auth = known.reason ? { method: known.method, failed: known.reason } : { method: known.method };
-    if (route === '/graphql' && request.method === 'POST') fields.operation = operationName(request);
+    if ((route === '/graphql' || route === '/graphql/stream') && request.method === 'POST') fields.operation = operationName(request);
     request.log.info(fields, 'request');
     done();
   });

@@ -32,15 +32,15 @@ function helmetHeaders(): Record<string, string> {
 }
 
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  const headers = helmetHeaders();
+  // The API's policy from the start: an answer written straight to the response (an event stream) has it too.
+  const headers = { ...helmetHeaders(), 'content-security-policy': apiCsp };
   // Hooks that do their work at once take `done` rather than being async: no promise per request.
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();
   });
   app.addHook('onSend', (_request, reply, payload, done) => {
-    const type = String(reply.getHeader('content-type') ?? '');
-    reply.header('content-security-policy', type.startsWith('text/html') ? pageCsp : apiCsp);
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) reply.header('content-security-policy', pageCsp);
     done(null, payload);
   });
 }

@@ -5,7 +5,7 @@ import type { AuthMethod, AuthOutcome } from '../auth/authenticator.ts';
 import type { PoolStats } from '../db/client.ts';
 import type { OutsideReason } from '../graphql/trusted-documents.ts';
 import { isClientErrorCode } from '../graphql/format-error.ts';
-import type { LiveCounts } from '../graphql/subscriptions/websocket.ts';
+import type { LiveCounts } from '../graphql/subscriptions/service.ts';
 import type { AdmissionStats } from '../http/admission.ts';
 
 // Prometheus metrics (README, Metrics), served on their own port by ./listener.ts. Every label value comes
@@ -171,7 +171,7 @@ export function createMetrics() {
       });
       new Gauge({
         name: 'graphql_ws_connections',
-        help: 'Open WebSocket connections on /graphql',
+        help: 'Open subscription connections: WebSockets on /graphql and event streams on /graphql/stream',
         registers,
         collect() {
           this.set(live.connections());

@@ -57,8 +57,9 @@ query Viewer {
   {
     name: 'lessonEvents',
     needsToken: true,
-    query: `# Follows the demo lesson live over WebSocket, until you stop it. Put the demo teacher's token
-# in Headers and run it, then end the lesson: the finishLesson tab, or
+    query: `# Follows the demo lesson live, until you stop it: over WebSocket, or over Server-Sent Events
+# (the WS/SSE button in the toolbar). Put the demo teacher's token in Headers and run it, then
+# end the lesson: the finishLesson tab, or
 # PUT /api/v1/classroom_activities/100/finish_lesson with the same header. Its FINISHED event,
 # with the followUpUrl, appears here. A finish that changes nothing sends no event: on a lesson
 # already finished, first run mutation { launchLesson(id: "100") { id } } in a new tab.

@@ -8,10 +8,11 @@ import { exampleTabs, headersFor, noHeaders } from './examples.ts';
 
 const jsonForHtml = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
-/** The page: no inline script (its settings are a JSON block), so `script-src 'self'` allows it. Relative URLs: `playground/...` and the endpoint resolve against /graphql itself. */
+/** The page: no inline script (its settings are a JSON block), so `script-src 'self'` allows it. Relative URLs: `playground/...` and the endpoints resolve against /graphql itself. */
 export function playgroundPage(): string {
   const config = {
     endpoint: 'graphql',
+    streamEndpoint: 'graphql/stream',
     defaultHeaders: noHeaders,
     tabs: exampleTabs.map((tab) => ({
       query: tab.query,

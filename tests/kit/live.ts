@@ -1,5 +1,7 @@
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Writable } from 'node:stream';
 import type { FormattedExecutionResult } from 'graphql';
+import { createClient as createStreamClient, type Client as StreamClient } from 'graphql-sse';
 import { createClient, type Client } from 'graphql-ws';
 import type pg from 'pg';
 import WebSocket from 'ws';
@@ -8,7 +10,8 @@ import { documentText, startGateway, type Gateway, type GatewayOptions } from '.
 import { graphql } from './gql/index.ts';
 import type { FollowSubscription } from './gql/graphql.ts';
 
-// Live lessons as a client sees them: a gateway listening on a real port, and graphql-ws clients on it.
+// Live lessons as a client sees them: a gateway listening on a real port, and graphql-ws clients (a socket)
+// and graphql-sse clients (an event stream per subscription, with Node's fetch) on it.
 
 /** A classroom activity's live events: the typed document (its answers' type), and its text, which graphql-ws clients send. */
 export const FOLLOW = graphql(`
@@ -22,6 +25,8 @@ export type LessonEvent = FollowSubscription['lessonEvents'];
 
 export type ListeningGateway = Gateway & {
   wsUrl: string;
+  /** Where event streams are served: http://…/graphql/stream */
+  streamUrl: string;
   /** The server's log lines so far, parsed. */
   logs(): Record<string, any>[];
   /** Resolves once the log holds `count` lines with this message. */
@@ -55,6 +60,7 @@ export async function startListeningGateway(env: Record<string, string> = {}, op
   const logs = () => lines.map((line) => JSON.parse(line) as Record<string, any>);
   return Object.assign(gateway, {
     wsUrl: `ws://127.0.0.1:${port}/graphql`,
+    streamUrl: `http://127.0.0.1:${port}/graphql/stream`,
     logs,
     waitForLog: (message: string, count = 1) => waitFor(() => logs().filter((line) => line.msg === message).length >= count, message),
   });
@@ -68,8 +74,8 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, what:
   }
 }
 
-export type Follower = {
-  client: Client;
+export type Follower<C extends { dispose(): unknown } = Client> = {
+  client: C;
   /** Every `next` payload received, in order. */
   results: FormattedExecutionResult<FollowSubscription, unknown>[];
   /** The events (data.lessonEvents) received, in order. */
@@ -79,6 +85,37 @@ export type Follower = {
   /** Resolves once `count` events arrived. */
   waitForEvents(count: number): Promise<LessonEvent[]>;
 };
+
+/** What graphql-ws's and graphql-sse's clients have alike. */
+type SubscribingClient = {
+  subscribe(
+    request: { query: string; variables: Record<string, unknown> },
+    sink: { next(value: any): void; error(error: unknown): void; complete(): void },
+  ): unknown;
+  dispose(): unknown;
+};
+
+/** `client` following one classroom activity. */
+function following<C extends SubscribingClient>(client: C, classroomActivityId: string | number): Follower<C> {
+  const results: FormattedExecutionResult<FollowSubscription, unknown>[] = [];
+  const ended = new Promise<{ complete: true } | { error: any }>((resolve) => {
+    client.subscribe(
+      { query: LESSON_EVENTS, variables: { id: String(classroomActivityId) } },
+      { next: (value) => void results.push(value), error: (error) => resolve({ error }), complete: () => resolve({ complete: true }) },
+    );
+  });
+  const events = () => results.flatMap((result) => (result.data?.lessonEvents ? [result.data.lessonEvents] : []));
+  return {
+    client,
+    results,
+    events,
+    ended,
+    waitForEvents: async (count) => {
+      await waitFor(() => events().length >= count, `${count} lesson events`);
+      return events();
+    },
+  };
+}
 
 /** A graphql-ws client (with `token`, in connection_init) following one classroom activity. */
 export function follow(
@@ -94,22 +131,96 @@ export function follow(
     connectionParams: token ? { authorization: `Bearer ${token}` } : {},
     on: options.closed ? { closed: options.closed } : {},
   });
-  const results: FormattedExecutionResult<FollowSubscription, unknown>[] = [];
-  const ended = new Promise<{ complete: true } | { error: any }>((resolve) => {
-    client.subscribe<FollowSubscription>(
-      { query: LESSON_EVENTS, variables: { id: String(classroomActivityId) } },
-      { next: (value) => void results.push(value), error: (error) => resolve({ error }), complete: () => resolve({ complete: true }) },
-    );
+  return following(client, classroomActivityId);
+}
+
+/**
+ * A graphql-sse client (distinct connections, Node's fetch; with `token` as a Bearer token, and any other
+ * request headers) following one classroom activity on its own event stream. A refusal before the stream
+ * opens ends it with graphql-sse's NetworkError, whose `response` is the HTTP answer (`refusal`).
+ */
+export function followStream(
+  streamUrl: string,
+  classroomActivityId: string | number,
+  token?: string,
+  headers: Record<string, string> = {},
+): Follower<StreamClient> {
+  const client = createStreamClient({
+    url: streamUrl,
+    retryAttempts: 0,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
   });
-  const events = () => results.flatMap((result) => (result.data?.lessonEvents ? [result.data.lessonEvents] : []));
+  return following(client, classroomActivityId);
+}
+
+/** The HTTP answer that refused a stream (a stream follower's `ended`): its status, headers and GraphQL errors. */
+export async function refusal(ended: Follower<StreamClient>['ended']): Promise<{ status: number; body: any; headers: Headers }> {
+  const end = await ended;
+  const response = 'error' in end ? (end.error as { response?: Response }).response : undefined;
+  if (!response) throw new Error(`the stream was not refused over HTTP: ${JSON.stringify(end)}`);
+  return { status: response.status, body: await response.json().catch(() => undefined), headers: response.headers };
+}
+
+export type RawStream = {
+  status: number;
+  headers: IncomingHttpHeaders;
+  response: IncomingMessage;
+  /** Everything received so far. */
+  text(): string;
+  /** The events received so far (`event:` and its parsed `data:`); comments left out. */
+  events(): { event: string; data: any }[];
+  /** Resolves when the response has ended, or its connection is gone. */
+  ended: Promise<void>;
+  /** Goes away, as a closed browser tab does. */
+  close(): void;
+};
+
+export type RawStreamOptions = {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  variables?: Record<string, unknown>;
+  query?: string;
+  /** A trusted document's id, sent beside an empty `query`. */
+  documentId?: string;
+};
+
+/**
+ * An event stream asked for as a browser's EventSource or a hand-written client would (node:http, so that
+ * a test can stop reading it): GET with `query` and `variables` in the URL, or POST with them as JSON.
+ */
+export async function rawStream(
+  url: string,
+  { method = 'POST', headers = {}, variables = {}, query = LESSON_EVENTS, documentId }: RawStreamOptions = {},
+): Promise<RawStream> {
+  const target = new URL(url);
+  const fields = documentId === undefined ? { query, variables } : { query: '', documentId, variables };
+  if (method === 'GET')
+    for (const [name, value] of Object.entries(fields))
+      target.searchParams.set(name, typeof value === 'string' ? value : JSON.stringify(value));
+  const request = httpRequest(target, {
+    method,
+    headers: { accept: 'text/event-stream', ...(method === 'POST' ? { 'content-type': 'application/json' } : {}), ...headers },
+  });
+  request.on('error', () => {}); // the server cutting the stream, which some tests cause
+  const response = await new Promise<IncomingMessage>((resolve) => {
+    request.once('response', resolve).end(method === 'POST' ? JSON.stringify(fields) : undefined);
+  });
+  let text = '';
+  response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+  response.on('error', () => {}); // likewise
+  const ended = new Promise<void>((resolve) => response.once('close', resolve));
   return {
-    client,
-    results,
-    events,
+    status: response.statusCode ?? 0,
+    headers: response.headers,
+    response,
+    text: () => text,
+    events: () =>
+      text
+        .split('\n\n')
+        .slice(0, -1) // what follows the last blank line has not fully arrived
+        .map((block) => /^event: (\w+)\ndata:(.*)$/s.exec(block))
+        .flatMap((match) => (match ? [{ event: match[1]!, data: match[2]!.trim() === '' ? null : JSON.parse(match[2]!) }] : [])),
     ended,
-    waitForEvents: async (count) => {
-      await waitFor(() => events().length >= count, `${count} lesson events`);
-      return events();
-    },
+    close: () => request.destroy(),
   };
 }

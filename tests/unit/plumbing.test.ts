@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { byKey, groupByKey, perRequest, type RequestScope } from '../../src/core/load.ts';
-import { withEnd } from '../../src/graphql/subscriptions/iterators.ts';
-import { SocketsPerCaller } from '../../src/graphql/subscriptions/per-caller.ts';
+import { stoppable, withEnd } from '../../src/graphql/subscriptions/iterators.ts';
+import { ConnectionsPerCaller } from '../../src/graphql/subscriptions/per-caller.ts';
 
 // Small pieces the request path relies on: loader answers in key order, per-request values, the end of a
 // subscription's iterator, and the cap on sockets per credential.
@@ -52,9 +52,55 @@ describe('withEnd', () => {
   });
 });
 
-describe('SocketsPerCaller', () => {
+describe('stoppable', () => {
+  /** An iterator whose next() waits until `push` gives it a value; return() ends it, as the EventHub's does. */
+  function waiting() {
+    let resolve: ((step: IteratorResult<number>) => void) | undefined;
+    let returned = 0;
+    const iterator: AsyncIterableIterator<number> = {
+      next: () => new Promise((settle) => (resolve = settle)),
+      return: async () => {
+        returned += 1;
+        resolve?.({ value: undefined, done: true });
+        return { value: undefined, done: true };
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return { iterator, push: (value: number) => resolve?.({ value, done: false }), returned: () => returned };
+  }
+
+  it('passes the events on until stopped; a pending next() then gets the last value given, then the end', async () => {
+    const source = waiting();
+    const { iterator, stop } = stoppable(source.iterator);
+    const first = iterator.next();
+    source.push(1);
+    expect(await first).toEqual({ value: 1, done: false });
+    const pending = iterator.next();
+    stop(99);
+    expect(await pending).toEqual({ value: 99, done: false });
+    expect(await iterator.next()).toEqual({ value: undefined, done: true });
+    expect(source.returned()).toBe(1);
+    stop(100);
+    expect(await iterator.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it('ends at once when stopped with no last value, and returns its source when its consumer returns', async () => {
+    const source = waiting();
+    const stopped = stoppable(source.iterator);
+    const pending = stopped.iterator.next();
+    stopped.stop();
+    expect(await pending).toEqual({ value: undefined, done: true });
+    const other = waiting();
+    const returned = stoppable(other.iterator);
+    await returned.iterator.return!();
+    expect(other.returned()).toBe(1);
+    expect(await returned.iterator.next()).toEqual({ value: undefined, done: true });
+  });
+});
+
+describe('ConnectionsPerCaller', () => {
   it('lets each credential hold up to its max, and one more once one is released', () => {
-    const sockets = new SocketsPerCaller(2);
+    const sockets = new ConnectionsPerCaller(2);
     expect([sockets.take('a'), sockets.take('a'), sockets.take('a'), sockets.take('b')]).toEqual([true, true, false, true]);
     sockets.release('a');
     expect(sockets.take('a')).toBe(true);

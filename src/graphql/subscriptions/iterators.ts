@@ -1,4 +1,4 @@
-// Async iterators as graphql-ws consumes them.
+// Async iterators as the transports consume them (graphql-ws, graphql-sse): a subscription's events.
 
 /** The same iterator, calling `onEnd` once when it ends, however it ends (kept an object, not an async generator, so return() is never queued behind a pending next()). */
 export function withEnd<T>(iterator: AsyncIterableIterator<T>, onEnd: () => void): AsyncIterableIterator<T> {
@@ -32,4 +32,61 @@ export function withEnd<T>(iterator: AsyncIterableIterator<T>, onEnd: () => void
     [Symbol.asyncIterator]: () => wrapped,
   };
   return wrapped;
+}
+
+export type Stoppable<T> = {
+  iterator: AsyncIterableIterator<T>;
+  /** Ends the iterator from outside: its pending or next next() gets `last` (when given), then it is done. */
+  stop: (last?: T) => void;
+};
+
+/** The same iterator, which its owner may end while its consumer waits on next() (a stream's end at shutdown, or at its JWT's expiry). */
+export function stoppable<T>(source: AsyncIterableIterator<T>): Stoppable<T> {
+  let stopped = false;
+  let last: { value: T } | undefined;
+  /** Settles the next() that is waiting, if one is, with the end (one slot: nothing piles up on a long stream). */
+  let wake: (() => void) | undefined;
+  const finish = (): IteratorResult<T> => {
+    if (!last) return { value: undefined, done: true };
+    const { value } = last;
+    last = undefined;
+    return { value, done: false };
+  };
+  const iterator: AsyncIterableIterator<T> = {
+    next: () =>
+      stopped
+        ? Promise.resolve(finish())
+        : new Promise<IteratorResult<T>>((resolve, reject) => {
+            wake = () => resolve(finish());
+            source.next().then(
+              // An event that came as it was stopped is not sent: the stream is ending.
+              (step) => resolve(stopped ? finish() : step),
+              reject,
+            );
+          }),
+    return: async () => {
+      stopped = true;
+      last = undefined;
+      wake?.();
+      return (await source.return?.()) ?? { value: undefined, done: true };
+    },
+    throw: async (error?: unknown) => {
+      stopped = true;
+      wake?.();
+      if (source.throw) return source.throw(error);
+      throw error;
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return {
+    iterator,
+    stop: (value?: T) => {
+      if (stopped) return;
+      stopped = true;
+      if (value !== undefined) last = { value };
+      wake?.();
+      // Its end is logged by withEnd; a source that fails to end has nothing left to send.
+      void Promise.resolve(source.return?.()).catch(() => {});
+    },
+  };
 }

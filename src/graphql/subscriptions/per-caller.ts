@@ -1,7 +1,8 @@
-// How many sockets each caller holds open on this instance (SUBSCRIPTION_CONNECTIONS_PER_TOKEN), counted by
-// its caller key (src/auth/authenticator.ts): a token's hash, or its user for a JWT or a session; never a token.
+// How many subscription connections (sockets and event streams together) each caller holds open on this
+// instance (SUBSCRIPTION_CONNECTIONS_PER_TOKEN), counted by its caller key (src/auth/authenticator.ts): a
+// token's hash, or its user for a JWT or a session; never a token.
 
-export class SocketsPerCaller {
+export class ConnectionsPerCaller {
   private readonly held = new Map<string, number>();
 
   constructor(private readonly max: number) {}

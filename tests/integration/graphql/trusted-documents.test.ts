@@ -14,11 +14,11 @@ import { loadTrustedDocuments } from '../../../src/graphql/trusted-documents.ts'
 import { ids, tokens, uids } from '../../kit/fixture.ts';
 import { startGateway, type Gateway } from '../../kit/gateway.ts';
 import { errorCodes } from '../../kit/graphql.ts';
-import { follow, LESSON_EVENTS, startListeningGateway, type ListeningGateway } from '../../kit/live.ts';
+import { follow, followStream, LESSON_EVENTS, rawStream, startListeningGateway, type ListeningGateway } from '../../kit/live.ts';
 import { freePort, scrape, total } from '../../kit/metrics.ts';
 
 // Trusted documents (docs/trusted-documents.md): only the operations the first-party clients ship run, by
-// id or by their text, over GET, POST and WebSocket; the REST shim's own operations always run.
+// id or by their text, over GET, POST, WebSocket and event streams; the REST shim's own operations always run.
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const ACTIVITY = 'query Activity($id: ID!) { activity(id: $id) { uid name } }';
@@ -246,6 +246,55 @@ describe('subscriptions over WebSocket', () => {
     const unknown = await firstAnswer({ query: '', documentId: 'sha256:00', variables: {} });
     expect(unknown).toEqual([expect.objectContaining({ extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } })]);
     expect(gateway.logs().filter((line) => line.msg === 'subscription started')).toHaveLength(2);
+  });
+});
+
+describe('subscriptions over Server-Sent Events', () => {
+  let gateway: ListeningGateway;
+  beforeAll(async () => {
+    gateway = await startListeningGateway({ TRUSTED_DOCUMENTS: codegenManifest() });
+    await gateway.reset();
+  });
+  afterAll(() => gateway?.close());
+  const owner = { authorization: `Bearer ${tokens.owner}` };
+  const variables = { id: String(ids.classroomActivity) };
+
+  it('run a listed subscription by its text, or by its documentId in a POST body or a GET query string, and hear its events', async () => {
+    const byText = followStream(gateway.streamUrl, ids.classroomActivity, tokens.owner);
+    const documentId = `sha256:${sha256(LESSON_EVENTS)}`;
+    const [byPostedId, byGetId] = await Promise.all([
+      rawStream(gateway.streamUrl, { headers: owner, variables, documentId }),
+      rawStream(gateway.streamUrl, { method: 'GET', headers: owner, variables, documentId }),
+    ]);
+    expect([byPostedId.status, byGetId.status]).toEqual([200, 200]);
+    await gateway.waitForLog('subscription started', 3);
+    const lock = await gateway.rest('PUT', `/api/v1/classroom_activities/${ids.classroomActivity}/unpin_and_lock_activity`, {
+      token: tokens.owner,
+    });
+    expect(lock.status).toBe(200);
+    expect((await byText.waitForEvents(1))[0]).toMatchObject({ kind: 'LOCKED' });
+    for (const stream of [byPostedId, byGetId])
+      await expect.poll(() => stream.events().map((message) => message.data?.data?.lessonEvents?.kind)).toEqual(['LOCKED']);
+    byText.client.dispose();
+    byPostedId.close();
+    byGetId.close();
+  });
+
+  it('refuse a subscription not in the list, and an unknown id, with HTTP 400 before it runs', async () => {
+    const started = gateway.logs().filter((line) => line.msg === 'subscription started').length;
+    const other = await rawStream(gateway.streamUrl, { headers: owner, variables, query: FOLLOW });
+    await other.ended;
+    expect(other.status).toBe(400);
+    expect(JSON.parse(other.text())).toEqual({
+      errors: [expect.objectContaining({ extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST' } })],
+    });
+    const unknown = await rawStream(gateway.streamUrl, { method: 'GET', headers: owner, variables, documentId: 'sha256:00' });
+    await unknown.ended;
+    expect(unknown.status).toBe(400);
+    expect(JSON.parse(unknown.text())).toEqual({
+      errors: [expect.objectContaining({ extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } })],
+    });
+    expect(gateway.logs().filter((line) => line.msg === 'subscription started')).toHaveLength(started);
   });
 });
 

@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_OPERATION_NAMES } from '../../../src/metrics/metrics.ts';
 import { tokens, uids } from '../../kit/fixture.ts';
-import { follow, startListeningGateway, waitFor, type ListeningGateway } from '../../kit/live.ts';
+import { follow, followStream, startListeningGateway, waitFor, type ListeningGateway } from '../../kit/live.ts';
 import { freePort, matching, scrape, total, type Sample } from '../../kit/metrics.ts';
 
 // Prometheus metrics on their own port (README, Operations): GET /metrics there and nowhere else, the
@@ -223,6 +223,22 @@ describe('metrics', () => {
     expect(live(await scrape(metricsUrl))).toEqual([1, 1]);
     await coteacher.client.dispose();
     await waitFor(async () => live(await scrape(metricsUrl))[0] === 0, 'every socket closed');
+    expect(live(await scrape(metricsUrl))).toEqual([0, 0]);
+  });
+
+  it('count event streams with the sockets, and forget a stream the moment its client goes away', async () => {
+    const live = (samples: Sample[]) => [total(samples, 'graphql_ws_connections'), total(samples, 'graphql_subscriptions')];
+    await waitFor(async () => live(await scrape(metricsUrl))[0] === 0, 'the sockets of earlier tests closed');
+    const started = gateway.logs().filter((line) => line.msg === 'subscription started').length;
+    const socket = follow(gateway.wsUrl, 100, tokens.owner);
+    const stream = followStream(gateway.streamUrl, 100, tokens.coteacher);
+    await gateway.waitForLog('subscription started', started + 2);
+    expect(live(await scrape(metricsUrl))).toEqual([2, 2]);
+    stream.client.dispose();
+    await waitFor(async () => live(await scrape(metricsUrl))[0] === 1, 'the stream gone');
+    expect(live(await scrape(metricsUrl))).toEqual([1, 1]);
+    await socket.client.dispose();
+    await waitFor(async () => live(await scrape(metricsUrl))[0] === 0, 'every connection closed');
     expect(live(await scrape(metricsUrl))).toEqual([0, 0]);
   });
 

@@ -34,6 +34,8 @@ type Documents = {
     "query FirstActivities { activities(first: 20) { totalCount edges { node { id } } } }": typeof types.FirstActivitiesDocument,
     "query JwtViewer { viewer { id name role } }": typeof types.JwtViewerDocument,
     "mutation CreateExtraActivity { createActivity(input: { name: \"Extra\" }) { id } }": typeof types.CreateExtraActivityDocument,
+    "mutation LaunchOverHttp($id: ID!) { launchLesson(id: $id) { id } }": typeof types.LaunchOverHttpDocument,
+    "mutation LockOverHttp($id: ID!) { unpinAndLock(id: $id) { id } }": typeof types.LockOverHttpDocument,
     "mutation Launch($id: ID!) { launchLesson(id: $id) { id locked pinned sessions { student { id } state } } }": typeof types.LaunchDocument,
     "mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }": typeof types.LockDocument,
     "mutation PublishEditionUser { publishEdition { user { id name } } }": typeof types.PublishEditionUserDocument,
@@ -89,6 +91,8 @@ const documents: Documents = {
     "query FirstActivities { activities(first: 20) { totalCount edges { node { id } } } }": types.FirstActivitiesDocument,
     "query JwtViewer { viewer { id name role } }": types.JwtViewerDocument,
     "mutation CreateExtraActivity { createActivity(input: { name: \"Extra\" }) { id } }": types.CreateExtraActivityDocument,
+    "mutation LaunchOverHttp($id: ID!) { launchLesson(id: $id) { id } }": types.LaunchOverHttpDocument,
+    "mutation LockOverHttp($id: ID!) { unpinAndLock(id: $id) { id } }": types.LockOverHttpDocument,
     "mutation Launch($id: ID!) { launchLesson(id: $id) { id locked pinned sessions { student { id } state } } }": types.LaunchDocument,
     "mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }": types.LockDocument,
     "mutation PublishEditionUser { publishEdition { user { id name } } }": types.PublishEditionUserDocument,
@@ -218,6 +222,14 @@ export function graphql(source: "query JwtViewer { viewer { id name role } }"): 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation CreateExtraActivity { createActivity(input: { name: \"Extra\" }) { id } }"): (typeof documents)["mutation CreateExtraActivity { createActivity(input: { name: \"Extra\" }) { id } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation LaunchOverHttp($id: ID!) { launchLesson(id: $id) { id } }"): (typeof documents)["mutation LaunchOverHttp($id: ID!) { launchLesson(id: $id) { id } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation LockOverHttp($id: ID!) { unpinAndLock(id: $id) { id } }"): (typeof documents)["mutation LockOverHttp($id: ID!) { unpinAndLock(id: $id) { id } }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

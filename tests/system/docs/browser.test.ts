@@ -7,8 +7,8 @@ import { finishLessonPath } from '../../kit/rest.ts';
 
 // Issue 5: the playground and the REST docs as a person sees them, in a real headless Chromium (Debian's
 // `chromium`, driven by playwright-core; `.ci/run` installs it). The gateway listens on a real port with
-// the demo data; every request the page makes is recorded (its WebSockets too), and one to any other host
-// fails the test.
+// the demo data; every request the page makes is recorded (its WebSockets and event streams too), and one
+// to any other host fails the test.
 // Screenshots go to .tmp/browser/ (docs/playground.png in the README is one of them).
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -97,6 +97,36 @@ async function runAndReadResponse(page: Page): Promise<any> {
   return JSON.parse(await editorText(page, '.graphiql-response'));
 }
 
+/** The response pane's JSON once it shows a FINISHED event. */
+async function finishedShown(page: Page): Promise<unknown> {
+  await page.waitForFunction(
+    () => {
+      const page = globalThis as unknown as {
+        document: { querySelector(selector: string): { CodeMirror: { getValue(): string } } | null };
+      };
+      return /"FINISHED"/.test(page.document.querySelector('.graphiql-response .CodeMirror')?.CodeMirror.getValue() ?? '');
+    },
+    undefined,
+    { timeout: 15_000 },
+  );
+  return JSON.parse(await editorText(page, '.graphiql-response'));
+}
+
+/** The FINISHED event of the demo lesson, as the response pane shows it. */
+const finishedEvent = (followUpUrl: string) => ({
+  data: {
+    lessonEvents: {
+      kind: 'FINISHED',
+      classroomActivityId: String(classroomActivityId),
+      locked: true,
+      pinned: false,
+      completed: true,
+      followUpUrl,
+      at: expect.any(String),
+    },
+  },
+});
+
 describe.skipIf(!chromiumThere)(`in a real browser (${needsChromium})`, () => {
   beforeAll(async () => {
     gateway = await startListeningGateway({ NODE_ENV: 'development', PLAYGROUND: '1' }, { empty: true });
@@ -173,33 +203,45 @@ describe.skipIf(!chromiumThere)(`in a real browser (${needsChromium})`, () => {
       // The teacher ends the lesson through the REST route, as the lesson app does.
       const finish = await gateway.rest('PUT', finishLessonPath(classroomActivityId), { token: teacherToken, body: { follow_up: true } });
       expect(finish.status).toBe(200);
-      await page.waitForFunction(
-        () => {
-          const page = globalThis as unknown as {
-            document: { querySelector(selector: string): { CodeMirror: { getValue(): string } } | null };
-          };
-          return /"FINISHED"/.test(page.document.querySelector('.graphiql-response .CodeMirror')?.CodeMirror.getValue() ?? '');
-        },
-        undefined,
-        { timeout: 15_000 },
-      );
-      const shown = JSON.parse(await editorText(page, '.graphiql-response'));
-      expect(shown).toEqual({
-        data: {
-          lessonEvents: {
-            kind: 'FINISHED',
-            classroomActivityId: String(classroomActivityId),
-            locked: true,
-            pinned: false,
-            completed: true,
-            followUpUrl: finish.body.follow_up_url,
-            at: expect.any(String),
-          },
-        },
-      });
+      expect(await finishedShown(page)).toEqual(finishedEvent(finish.body.follow_up_url));
       expect(finish.body.follow_up_url).toMatch(/\/activity_from_classroom_activity$/);
 
       await page.screenshot({ path: `${SCREENSHOTS}/playground-live.png`, mask: [page.locator('.graphiql-editor-tool')] });
+      expect(foreignRequests).toEqual([]);
+      expect(pageErrors).toEqual([]);
+      await page.context().close();
+    }, 60_000);
+  });
+
+  describe('a live lesson in the playground over Server-Sent Events', () => {
+    it('runs the lessonEvents example over an event stream, chosen in the toolbar, and shows FINISHED: no WebSocket opened', async () => {
+      // A finish that changes nothing sends no event: the lesson the test above finished is launched again first.
+      const launched = await gateway.graphql(`mutation { launchLesson(id: "${classroomActivityId}") { id } }`, {}, teacherToken);
+      expect(launched.errors).toBeUndefined();
+      const { page, foreignRequests, pageErrors } = await openPage('/graphql');
+      const sockets: string[] = [];
+      const streams: string[] = [];
+      page.on('websocket', (socket) => sockets.push(socket.url()));
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/graphql/stream') streams.push(`${request.method()} ${request.headers().accept}`);
+      });
+      await page.waitForSelector('.graphiql-execute-button', { timeout: 20_000 });
+      await openTab(page, 'LessonEvents');
+      await page.getByRole('button', { name: /^Subscriptions over WebSocket/ }).click();
+      await page.getByRole('button', { name: /^Subscriptions over Server-Sent Events/ }).waitFor();
+      await setHeaders(page, { Authorization: `Bearer ${teacherToken}` });
+
+      const started = gateway.logs().filter((line) => line.msg === 'subscription started').length;
+      await page.click('.graphiql-execute-button');
+      await gateway.waitForLog('subscription started', started + 1);
+      expect(streams).toEqual(['POST text/event-stream']);
+      expect(sockets).toEqual([]);
+
+      const finish = await gateway.rest('PUT', finishLessonPath(classroomActivityId), { token: teacherToken, body: { follow_up: true } });
+      expect(finish.status).toBe(200);
+      expect(await finishedShown(page)).toEqual(finishedEvent(finish.body.follow_up_url));
+
+      await page.screenshot({ path: `${SCREENSHOTS}/playground-live-sse.png`, mask: [page.locator('.graphiql-editor-tool')] });
       expect(foreignRequests).toEqual([]);
       expect(pageErrors).toEqual([]);
       await page.context().close();

@@ -1,10 +1,11 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { rawStream, waitFor } from '../../kit/live.ts';
 import { freshDatabaseEnv, startServerProcess, stopServerProcesses } from '../../kit/server-process.ts';
 
 // The real server, started as `npm start` starts it (the bundle in dist/), serves every face, and gets
-// SIGTERM while requests are in flight: they are answered, new connections are refused, and the process
-// exits 0 after closing the database.
+// SIGTERM while requests are in flight: they are answered, new connections are refused, event streams end
+// cleanly, and the process exits 0 after closing the database.
 
 afterAll(() => stopServerProcesses());
 
@@ -86,5 +87,35 @@ describe('SIGTERM', () => {
     expect(await exited).toBe(0);
     expect(output()).toMatch(/draining in-flight requests/);
     expect(output()).toMatch(/"msg":"shut down"/);
+  }, 120_000);
+});
+
+describe('SIGTERM with live lessons over Server-Sent Events', () => {
+  it('ends every event stream with complete, then its response, and exits 0: open streams do not hold the server', async () => {
+    const server = await startServerProcess();
+    const token = /A demo teacher's token: (\S+)/.exec(server.output())?.[1];
+    const classroomActivityId = /classroom_activities\/(\d+)\/student_names/.exec(server.output())?.[1];
+    expect(token && classroomActivityId).toBeTruthy();
+    const streams = await Promise.all(
+      [0, 1].map(() =>
+        rawStream(`${server.origin}/graphql/stream`, {
+          headers: { authorization: `Bearer ${token}` },
+          variables: { id: classroomActivityId },
+        }),
+      ),
+    );
+    expect(streams.map((stream) => stream.status)).toEqual([200, 200]);
+    await waitFor(() => server.output().split('"msg":"subscription started"').length === 3, 'both subscriptions started', 30_000);
+
+    server.child.kill('SIGTERM');
+    for (const stream of streams) {
+      await stream.ended;
+      expect(stream.events()).toEqual([{ event: 'complete', data: null }]);
+      // The response ended as HTTP says (the last chunk), not cut.
+      expect(stream.response.complete).toBe(true);
+    }
+    expect(await server.exited, server.output()).toBe(0);
+    expect(server.output()).toMatch(/"msg":"subscription ended"/);
+    expect(server.output()).toMatch(/"msg":"shut down"/);
   }, 120_000);
 });

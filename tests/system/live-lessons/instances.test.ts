@@ -2,19 +2,28 @@ import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LISTENER_APPLICATION_NAME } from '../../../src/db/listener.ts';
 import { ids, tokens } from '../../kit/fixture.ts';
-import { cutListeners, follow, startListeningGateway, waitFor, type Follower, type ListeningGateway } from '../../kit/live.ts';
+import {
+  cutListeners,
+  follow,
+  followStream,
+  startListeningGateway,
+  waitFor,
+  type Follower,
+  type ListeningGateway,
+} from '../../kit/live.ts';
 import { startServerProcess, stopServerProcesses } from '../../kit/server-process.ts';
 import { graphql } from '../../kit/gql/index.ts';
 
 // Live lessons across instances and through failures (docs/contract.md, Live lessons): an event committed
-// through one instance reaches the followers of another on the same database; the listening connection,
-// when killed or refused, comes back and events flow again; SIGTERM closes the sockets with 1001.
+// through one instance reaches the followers of another on the same database, over either transport; the
+// listening connection, when killed or refused, comes back and events flow again; SIGTERM closes the
+// sockets with 1001 (event streams at SIGTERM: tests/system/hardening/shutdown.test.ts).
 
 const LAUNCH = graphql(`mutation LaunchLesson($id: ID!) { launchLesson(id: $id) { id } }`);
 const UNPIN_AND_LOCK = graphql(`mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }`);
 const onServer = Boolean(process.env.DATABASE_URL);
 
-const followers: Follower[] = [];
+const followers: Follower<{ dispose(): unknown }>[] = [];
 afterEach(async () => {
   await Promise.all(followers.splice(0).map(async (follower) => follower.client.dispose()));
 });
@@ -34,6 +43,21 @@ describe.skipIf(!onServer)('on a PostgreSQL server', () => {
     await first.reset();
 
     const follower = follow(second.wsUrl, ids.classroomActivity, tokens.owner);
+    followers.push(follower);
+    await second.waitForLog('subscription started');
+    expect((await first.graphql(LAUNCH, { id: String(ids.classroomActivity) }, tokens.owner)).errors).toBeUndefined();
+    expect((await first.graphql(UNPIN_AND_LOCK, { id: String(ids.classroomActivity) }, tokens.owner)).errors).toBeUndefined();
+    expect((await follower.waitForEvents(2)).map((event) => event.kind)).toEqual(['LAUNCHED', 'LOCKED']);
+  });
+
+  it('an event committed through one instance reaches the event-stream followers of another', async () => {
+    const first = await startListeningGateway();
+    gateways.push(first);
+    const second = await startListeningGateway({ DATABASE_URL: first.databaseUrl! });
+    gateways.push(second);
+    await first.reset();
+
+    const follower = followStream(second.streamUrl, ids.classroomActivity, tokens.owner);
     followers.push(follower);
     await second.waitForLog('subscription started');
     expect((await first.graphql(LAUNCH, { id: String(ids.classroomActivity) }, tokens.owner)).errors).toBeUndefined();

@@ -1,0 +1,240 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ExecutionResult, GraphQLError } from 'graphql';
+import { createHandler, type ResponseInit } from 'graphql-sse';
+import type { Authentication } from '../../auth/authenticator.ts';
+import type { Viewer } from '../../auth/viewer.ts';
+import { badRequest, rateLimited, unauthenticated, unavailable } from '../../core/errors.ts';
+import { isDatabaseUnavailable } from '../../db/errors.ts';
+import { originTrusted, type RequestAuthentication } from '../../http/authentication.ts';
+import { RETRY_AFTER_SECONDS } from '../../http/errors.ts';
+import type { GraphQLContext } from '../../modules/context.ts';
+import { refuseAsCsrf, refusedAsCsrfOnStream } from '../csrf.ts';
+import { stoppable } from './iterators.ts';
+import { SETUP_GRACE_MS, whenLapsed, type SubscriptionService } from './service.ts';
+
+// Live lessons over Server-Sent Events (docs/contract.md, Live lessons): graphql-sse's protocol in its
+// distinct-connections mode at /graphql/stream, one subscription per stream, for networks that drop
+// WebSockets. An HTTP request like any other: its caller is known, or refused, before the stream opens.
+
+export type ServerSentEventsOptions = {
+  service: SubscriptionService;
+  /** The request's caller, asked once per request (src/http/authentication.ts). */
+  authentication: RequestAuthentication;
+  /** Origins whose requests may be authenticated by cookies, beside the gateway's own (CORS_ORIGINS). */
+  corsOrigins: readonly string[];
+  /** SUBSCRIPTION_KEEP_ALIVE: a stream gets a comment this often, so that proxies see it is alive. */
+  keepAliveMs: number;
+};
+
+/** The one stream a request opens: who asked, and, once its subscription runs, how to end it. */
+type Stream = {
+  viewer: Viewer;
+  expiresAt: Date | undefined;
+  reply: FastifyReply;
+  /** Settles when the response is done, or its connection gone; `gone` is true from then on. */
+  closed: Promise<void>;
+  gone: boolean;
+  /** Ends the running subscription: `complete` is sent (after `last`, when given), then the response ends. */
+  stop?: (last?: ExecutionResult) => void;
+  /** Events handed to graphql-sse and not yet written to the socket (at most one: see onNext). */
+  unwritten: number;
+  written?: () => void;
+};
+
+const TRANSPORT = 'Server-Sent Events';
+const EVENT_STREAM = 'text/event-stream';
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** An SSE comment: clients ignore it, proxies see traffic. */
+const KEEP_ALIVE_COMMENT = ':\n\n';
+
+const anonymous: Pick<Authentication, 'viewer' | 'callerKey' | 'expiresAt'> = {
+  viewer: { kind: 'anonymous' },
+  callerKey: undefined,
+  expiresAt: undefined,
+};
+
+/** The /graphql/stream handler (registered by src/graphql/route.ts), and how many streams are open. */
+export function createServerSentEvents(
+  app: FastifyInstance,
+  { service, authentication, corsOrigins, keepAliveMs }: ServerSentEventsOptions,
+): { handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>; connections: () => number } {
+  /** Each request's stream, for graphql-sse's hooks (which are handed the request); those still open, for shutdown and the metrics. */
+  const streamOf = new WeakMap<FastifyRequest, Stream>();
+  const open = new Set<Stream>();
+  let closing = false;
+
+  const handleProtocol = createHandler<FastifyRequest, undefined, GraphQLContext>({
+    // Distinct connections only: no request reserves a stream for later operations.
+    authenticate: () => null,
+    // The route applied the trusted documents; the service checks the document under the limits.
+    onSubscribe: (request, params) => {
+      const prepared = service.prepareText(params.query, params, streamOf.get(request.raw)!.viewer, TRANSPORT);
+      if (!Array.isArray(prepared)) return prepared as typeof prepared & { contextValue: GraphQLContext };
+      return [
+        JSON.stringify({ errors: service.format(prepared) }),
+        { status: 400, statusText: 'Bad Request', headers: { 'content-type': JSON_TYPE } },
+      ];
+    },
+    // service.prepareText validated it (once per text, under the HTTP limits).
+    validate: () => [],
+    subscribe: service.subscribe,
+    onOperation: (_context, request, args, result) => {
+      const stream = streamOf.get(request.raw)!;
+      const started = service.started(
+        String(request.raw.id),
+        args,
+        stream.viewer,
+        result as AsyncIterableIterator<ExecutionResult> | ExecutionResult,
+      );
+      if (!(Symbol.asyncIterator in started)) return started;
+      const { iterator, stop } = stoppable(started);
+      stream.stop = stop;
+      // A JWT's stream ends when the JWT does, as its socket would (docs/identity.md).
+      if (stream.expiresAt) {
+        const stopLapse = whenLapsed(stream.expiresAt, () => stop({ errors: [unauthenticated('The token has expired')] }));
+        void stream.closed.then(stopLapse);
+      }
+      // Set up as the server began to close, or after its client went away: it ends at once.
+      if (closing || stream.gone) stop();
+      return iterator;
+    },
+    onNext: async (_context, request, result) => {
+      // graphql-sse queues events without a bound: the next waits until the last is written, so that a slow
+      // reader's backlog stays in its EventHub queue, which ends it 256 events behind (src/core/event-hub.ts).
+      const stream = streamOf.get(request.raw)!;
+      while (stream.unwritten > 0) await new Promise<void>((resolve) => (stream.written = resolve));
+      stream.unwritten += 1;
+      // Sent as JSON: formatted errors in place of GraphQLErrors, as their toJSON() would give.
+      return result.errors ? { ...result, errors: service.format(result.errors) as unknown as GraphQLError[] } : undefined;
+    },
+  });
+
+  // At shutdown (src/main.ts): subscriptions being set up finish, then every stream ends with `complete`,
+  // and its response with it, before the server closes (an open response would hold it).
+  app.addHook('preClose', async () => {
+    closing = true;
+    await service.settled(SETUP_GRACE_MS);
+    const ending = [...open];
+    for (const stream of ending) stream.stop?.();
+    await Promise.race([Promise.all(ending.map((stream) => stream.closed)), new Promise((resolve) => setTimeout(resolve, SETUP_GRACE_MS))]);
+    for (const stream of ending) stream.reply.raw.destroy();
+  });
+
+  const refuse = (reply: FastifyReply, status: number, error: GraphQLError) =>
+    reply
+      .code(status)
+      .type(JSON_TYPE)
+      .send({ errors: service.format([error]) });
+  const tryLater = (reply: FastifyReply) => refuse(reply.header('retry-after', RETRY_AFTER_SECONDS), 503, unavailable());
+
+  async function handler(request: FastifyRequest, reply: FastifyReply) {
+    if (request.headers.accept !== EVENT_STREAM)
+      return refuse(reply, 406, badRequest(`Send Accept: ${EVENT_STREAM}: /graphql/stream serves graphql-sse's distinct connections mode`));
+    if (refusedAsCsrfOnStream(request, corsOrigins)) return refuseAsCsrf(reply);
+    let known: Authentication;
+    try {
+      known = await authentication.of(request);
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) return tryLater(reply);
+      throw error;
+    }
+    // Cookies count only from an origin that may use them, as on a WebSocket (docs/identity.md).
+    const { viewer, callerKey, expiresAt } = known.fromCookie && !originTrusted(request, corsOrigins) ? anonymous : known;
+    if (viewer.kind === 'invalid')
+      return refuse(
+        reply.header('www-authenticate', 'Bearer error="invalid_token"'),
+        401,
+        unauthenticated('The access token is invalid, expired or revoked'),
+      );
+    if (viewer.kind === 'unavailable' || closing) return tryLater(reply);
+    const counted = viewer.kind === 'user' ? callerKey : undefined;
+    if (counted && !service.callers.take(counted))
+      return refuse(reply, 429, rateLimited('Too many subscription connections for this caller'));
+
+    const closed = new Promise<void>((resolve) => reply.raw.once('close', resolve));
+    const stream: Stream = { viewer, expiresAt, reply, closed, gone: false, unwritten: 0 };
+    streamOf.set(request, stream);
+    open.add(stream);
+    void closed.then(() => {
+      stream.gone = true;
+      open.delete(stream);
+      if (counted) service.callers.release(counted);
+      // An event waiting to be written never will be.
+      stream.unwritten = 0;
+      stream.written?.();
+    });
+    const [body, init] = await handleProtocol({
+      method: request.method,
+      url: request.url,
+      headers: { get: (name) => headerOf(request, name) },
+      body: (request.body as Record<string, unknown> | undefined) ?? null,
+      raw: request,
+      context: undefined,
+    });
+    if (typeof body === 'string' || body === null)
+      return reply
+        .code(init.status)
+        .headers(init.headers ?? {})
+        .send(body ?? undefined);
+    try {
+      await sendEvents(stream, body, init, keepAliveMs);
+    } catch (error) {
+      // The stream is open: there is no answer left to give, only the stream to cut.
+      request.log.error({ err: error }, 'unexpected error in an event stream');
+      reply.raw.destroy();
+    }
+    return reply;
+  }
+
+  return { handler, connections: () => open.size };
+}
+
+const headerOf = (request: FastifyRequest, name: string): string | undefined => {
+  const value = request.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(', ') : value;
+};
+
+/**
+ * Writes the stream's events as graphql-sse yields them, each once the last is written, and a comment every
+ * `keepAliveMs`. A stream that could not take the last comment in that time is cut, as a socket that does not
+ * answer a ping is: its reader is gone or stopped. When the client goes away graphql-sse ends the subscription.
+ */
+async function sendEvents(stream: Stream, events: AsyncGenerator<string, void>, init: ResponseInit, keepAliveMs: number): Promise<void> {
+  const { reply } = stream;
+  const raw = reply.raw;
+  // Proxies that buffer answers (nginx) pass this one on as it is written.
+  const headers = { ...reply.getHeaders(), ...init.headers, 'x-accel-buffering': 'no' } as OutgoingHttpHeaders;
+  raw.writeHead(init.status, init.statusText, headers);
+  const write = (chunk: string) =>
+    new Promise<boolean>((resolve) => {
+      if (raw.destroyed || raw.writableEnded) return resolve(false);
+      raw.write(chunk, (error) => resolve(!error));
+    });
+  const gone = () => void events.return();
+  raw.once('close', gone);
+  let commentPending = false;
+  const keepAlive = setInterval(() => {
+    if (commentPending) return void raw.destroy();
+    commentPending = true;
+    void write(KEEP_ALIVE_COMMENT).then(() => (commentPending = false));
+  }, keepAliveMs);
+  let first = true;
+  try {
+    for await (const chunk of events) {
+      // graphql-sse's own comment every 12 s is left out: ours go out every SUBSCRIPTION_KEEP_ALIVE. Its first,
+      // at once, is kept: some browsers show a stream only once something came.
+      if (chunk === KEEP_ALIVE_COMMENT && !first) continue;
+      first = false;
+      if (!(await write(chunk))) break;
+      if (chunk.startsWith('event: next')) {
+        stream.unwritten -= 1;
+        stream.written?.();
+      }
+    }
+  } finally {
+    clearInterval(keepAlive);
+    raw.off('close', gone);
+  }
+  if (!raw.destroyed) await new Promise<void>((resolve) => raw.end(resolve));
+}

@@ -1,0 +1,246 @@
+import { createClient, type Client } from 'graphql-ws';
+import type { Client as StreamClient } from 'graphql-sse';
+import WebSocket from 'ws';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ids, tokens, uids } from '../../kit/fixture.ts';
+import { startGateway } from '../../kit/gateway.ts';
+import {
+  followStream,
+  rawStream,
+  refusal,
+  startListeningGateway,
+  waitFor,
+  type Follower,
+  type ListeningGateway,
+  type RawStream,
+} from '../../kit/live.ts';
+
+// An event stream's life and limits (docs/contract.md, Live lessons), as lifecycle.test.ts and
+// limits.test.ts check a socket's: connections per caller counted across both transports, the rate
+// limit, keep-alive comments, a reader that stops reading or goes away, the drain, and the log lines.
+
+let gateway: ListeningGateway;
+const sockets: Client[] = [];
+const followers: Follower<StreamClient>[] = [];
+const streams: RawStream[] = [];
+
+beforeAll(async () => {
+  gateway = await startListeningGateway({ SUBSCRIPTION_CONNECTIONS_PER_TOKEN: '2', RATE_LIMIT_MAX: '40' });
+  await gateway.reset();
+});
+afterAll(() => gateway?.close());
+afterEach(async () => {
+  for (const follower of followers.splice(0)) follower.client.dispose();
+  for (const stream of streams.splice(0)) stream.close();
+  await Promise.all(sockets.splice(0).map(async (client) => client.dispose()));
+});
+
+const startedSoFar = () => gateway.logs().filter((line) => line.msg === 'subscription started').length;
+
+/** A graphql-ws socket of `token`, connected (or closed: `code` tells how). */
+function socket(token: string): Promise<{ connected: true } | { code: number }> {
+  return new Promise((resolve) => {
+    const client = createClient({
+      url: gateway.wsUrl,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: false,
+      onNonLazyError: () => {},
+      connectionParams: { authorization: `Bearer ${token}` },
+      on: { connected: () => resolve({ connected: true }), closed: (event: any) => resolve({ code: event.code }) },
+    });
+    sockets.push(client);
+  });
+}
+
+/** A stream of `token` following the lesson, once its subscription has started. */
+async function stream(token: string) {
+  const started = startedSoFar();
+  const follower = followStream(gateway.streamUrl, ids.classroomActivity, token);
+  followers.push(follower);
+  await gateway.waitForLog('subscription started', started + 1);
+  return follower;
+}
+
+describe('an event stream’s limits', () => {
+  it('counts a caller’s sockets and streams together against SUBSCRIPTION_CONNECTIONS_PER_TOKEN; one gone makes room at once', async () => {
+    expect(await socket(tokens.owner)).toEqual({ connected: true });
+    const first = await stream(tokens.owner);
+    // Two held: a third stream is 429, and so is a third socket (4429).
+    const third = followStream(gateway.streamUrl, ids.classroomActivity, tokens.owner);
+    followers.push(third);
+    const refused = await refusal(third.ended);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ errors: [expect.objectContaining({ extensions: { code: 'RATE_LIMITED' } })] });
+    expect(await socket(tokens.owner)).toEqual({ code: 4429 });
+    // Another caller is not affected.
+    await stream(tokens.coteacher);
+
+    // The first stream's client goes away: its subscription ends, and its room is free for the next.
+    const ended = gateway.logs().filter((line) => line.msg === 'subscription ended').length;
+    first.client.dispose();
+    await gateway.waitForLog('subscription ended', ended + 1);
+    await waitFor(async () => 'connected' in (await socket(tokens.owner)), 'a socket in the freed room');
+  });
+
+  it('counts each stream against the caller’s rate limit: the one over it is answered 429 and never opened', async () => {
+    const token = tokens.student;
+    const statuses: number[] = [];
+    for (let i = 0; i < 45 && !statuses.includes(429); i += 1) {
+      const opened = await rawStream(gateway.streamUrl, {
+        headers: { authorization: `Bearer ${token}` },
+        variables: { id: String(ids.classroomActivity) },
+      });
+      statuses.push(opened.status);
+      opened.close();
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.slice(0, -1).every((status) => status === 200)).toBe(true);
+    expect((await gateway.rest('GET', `/api/v1/activities/${uids.lesson}`, { token })).status).toBe(429);
+  });
+
+  it('answers 503 with Retry-After to a stream asked for during the drain', async () => {
+    const draining = await startGateway({}, { lifecycle: { draining: true } });
+    try {
+      const answer = await draining.app.inject({
+        method: 'GET',
+        url: '/graphql/stream',
+        headers: { accept: 'text/event-stream', authorization: `Bearer ${tokens.owner}` },
+      });
+      expect(answer.statusCode).toBe(503);
+      expect(answer.headers['retry-after']).toBeDefined();
+    } finally {
+      await draining.close();
+    }
+  });
+});
+
+describe('an event stream’s life', () => {
+  it('holds a reader that has stopped reading to its 256 queued events: once it reads again, what it got came in order, then complete', async () => {
+    const started = startedSoFar();
+    const opened = await rawStream(gateway.streamUrl, {
+      headers: { authorization: `Bearer ${tokens.owner}` },
+      query: SLOW,
+      variables: { id: String(ids.classroomActivity) },
+    });
+    streams.push(opened);
+    await gateway.waitForLog('subscription started', started + 1);
+
+    // Stop reading, then send more than the sockets' buffers hold, in transactions of 100: each batch alone
+    // fits the subscriber's queue, so only a stream that waits for its socket lets that queue overflow; one
+    // that queued events without bound would still hold every one of them.
+    opened.response.pause();
+    const sent = 15_000;
+    for (let from = 0; from < sent; from += 100) {
+      await notifyMany(ids.classroomActivity, from, 100, LARGE_URL);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    opened.response.resume();
+    await waitFor(() => opened.events().at(-1)?.event === 'complete', 'complete', 30_000);
+
+    const received = opened
+      .events()
+      .filter((message) => message.event === 'next')
+      .map((message) => message.data.data.lessonEvents.at as string);
+    expect(received.length).toBeGreaterThan(0);
+    expect(received.length).toBeLessThan(sent);
+    expect(received).toEqual([...received].sort());
+  }, 90_000);
+
+  it('logs a stream’s subscription start, refusal and end with its user and request id, never a token', async () => {
+    const follower = await stream(tokens.owner);
+    const line = gateway
+      .logs()
+      .filter((entry) => entry.msg === 'subscription started')
+      .at(-1)!;
+    expect(line).toMatchObject({ userId: ids.owner, classroomActivityId: String(ids.classroomActivity), subscription: expect.any(String) });
+    follower.client.dispose();
+    const itsEnd = () => gateway.logs().find((entry) => entry.msg === 'subscription ended' && entry.subscription === line.subscription);
+    await waitFor(() => itsEnd() !== undefined, 'its end');
+    expect(itsEnd()).toMatchObject({ userId: ids.owner });
+
+    // A refused one: its line, then its request's, once the server has ended the stream.
+    const outsider = followStream(gateway.streamUrl, ids.classroomActivity, tokens.otherTeacher);
+    followers.push(outsider);
+    expect(await outsider.ended).toEqual({ complete: true });
+    const refused = gateway
+      .logs()
+      .filter((entry) => entry.msg === 'subscription refused')
+      .at(-1)!;
+    expect(refused).toMatchObject({ userId: ids.otherTeacher, code: 'FORBIDDEN' });
+    await waitFor(
+      () => gateway.logs().some((entry) => entry.msg === 'request' && entry.reqId === refused.subscription),
+      'its request line',
+    );
+    expect(gateway.logs().find((entry) => entry.msg === 'request' && entry.reqId === refused.subscription)).toMatchObject({
+      method: 'POST',
+      route: '/graphql/stream',
+      operation: 'Follow',
+      statusCode: 200,
+      userId: ids.otherTeacher,
+    });
+    expect(JSON.stringify(gateway.logs())).not.toContain(tokens.owner);
+    expect(JSON.stringify(gateway.logs())).not.toContain(tokens.otherTeacher);
+  });
+});
+
+describe('keep-alive', () => {
+  let quick: ListeningGateway;
+  beforeAll(async () => {
+    quick = await startListeningGateway({ SUBSCRIPTION_KEEP_ALIVE: '1s' });
+    await quick.reset();
+  });
+  afterAll(() => quick?.close());
+
+  it('sends a comment every SUBSCRIPTION_KEEP_ALIVE while no event comes', async () => {
+    const opened = await rawStream(quick.streamUrl, {
+      headers: { authorization: `Bearer ${tokens.owner}` },
+      variables: { id: String(ids.classroomActivity) },
+    });
+    streams.push(opened);
+    const comments = () => opened.text().split(':\n\n').length - 1;
+    // graphql-sse's own first comment, then one a second (its own come every 12 s).
+    await waitFor(() => comments() >= 3, 'two keep-alive comments', 5_000);
+    expect(opened.events()).toEqual([]);
+  });
+
+  it('cuts a stream whose reader takes nothing for a whole SUBSCRIPTION_KEEP_ALIVE, and ends its subscription', async () => {
+    // The only stream of this user here: its log lines are told apart by the user.
+    const lines = (msg: string) => quick.logs().filter((line) => line.msg === msg && line.userId === ids.coteacher);
+    const opened = await rawStream(quick.streamUrl, {
+      headers: { authorization: `Bearer ${tokens.coteacher}` },
+      query: SLOW,
+      variables: { id: String(ids.classroomActivity) },
+    });
+    streams.push(opened);
+    await waitFor(() => lines('subscription started').length === 1, 'subscription started');
+    opened.response.pause();
+    // Enough to fill the sockets' buffers, sent until the server gives up on the reader.
+    for (let from = 0; lines('subscription ended').length === 0 && from < 30_000; from += 100) {
+      await notifyMany(ids.classroomActivity, from, 100, LARGE_URL, quick);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    await waitFor(() => lines('subscription ended').length === 1, 'subscription ended');
+    opened.response.resume();
+    await opened.ended;
+    expect(opened.events().at(-1)?.event).not.toBe('complete');
+  }, 90_000);
+});
+
+/** A subscription whose events are as large as a notification allows (LARGE_URL): few fill the sockets' buffers. */
+const SLOW = 'subscription Slow($id: ID!) { lessonEvents(classroomActivityId: $id) { at followUpUrl } }';
+const LARGE_URL = `https://school.test/${'x'.repeat(7_000)}`;
+
+/** `count` lesson events for one classroom activity, numbered from `from`, sent by the database in one transaction. */
+async function notifyMany(classroomActivityId: number, from: number, count: number, followUpUrl: string, on = gateway): Promise<void> {
+  await on.database.prisma.$executeRawUnsafe(
+    `SELECT pg_notify('lesson_events', json_build_object(
+       'kind', 'LOCKED', 'classroomActivityId', $1::int, 'locked', true, 'pinned', false, 'completed', false,
+       'followUpUrl', $4::text, 'at', '2026-01-01T00:00:00.' || lpad(i::text, 8, '0') || 'Z')::text)
+     FROM generate_series($2::int + 1, $2::int + $3::int) AS i`,
+    classroomActivityId,
+    from,
+    count,
+    followUpUrl,
+  );
+}
