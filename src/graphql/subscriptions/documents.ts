@@ -10,11 +10,13 @@ export type CheckedDocument = { document: DocumentNode } | { errors: GraphQLErro
 export function subscriptionDocuments(
   schema: GraphQLSchema,
   validationRules: readonly ValidationRule[],
+  /** Documents checked already, by their text, kept for good (the trusted documents, checked at start). */
+  checkedAtStart: ReadonlyMap<string, DocumentNode> = new Map(),
 ): (query: string) => CheckedDocument {
   // Bounded by entries and by the texts' size.
   const valid = new LRUCache<string, DocumentNode>({ max: 1_000, maxSize: 4 * 1024 * 1024, sizeCalculation: (_, query) => query.length });
   return (query) => {
-    const cached = valid.get(query);
+    const cached = checkedAtStart.get(query) ?? valid.get(query);
     if (cached) return { document: cached };
     let document: DocumentNode;
     try {

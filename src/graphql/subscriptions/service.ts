@@ -79,7 +79,11 @@ export function createSubscriptionService({
   tracing,
 }: SubscriptionServiceOptions) {
   const formatError = formatErrorFor((error) => log.error({ err: error }, 'unexpected error in a subscription'));
-  const checkDocument = subscriptionDocuments(schema, validationRules);
+  const checkDocument = subscriptionDocuments(
+    schema,
+    validationRules,
+    new Map(trusted?.documents.map((listed) => [listed.text, listed.document])),
+  );
   let settingUp = 0;
   let running = 0;
   /** With tracing on, each subscription's trace and span ids, by its context (one per subscription). */
