@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { byKey, groupByKey, perRequest, type RequestScope } from '../../src/core/load.ts';
 import { stoppable, withEnd } from '../../src/graphql/subscriptions/iterators.ts';
 import { ConnectionsPerCaller } from '../../src/graphql/subscriptions/per-caller.ts';
+import { acceptsEventStream } from '../../src/graphql/subscriptions/sse.ts';
 
 // Small pieces the request path relies on: loader answers in key order, per-request values, the end of a
-// subscription's iterator, and the cap on sockets per credential.
+// subscription's iterator, the cap on sockets per credential, and which Accept asks for an event stream.
 
 describe('loader helpers', () => {
   it('answer in the order of the keys, null or empty where nothing matched', () => {
@@ -107,5 +108,19 @@ describe('ConnectionsPerCaller', () => {
     sockets.release('b');
     sockets.release('b');
     expect([sockets.take('b'), sockets.take('b'), sockets.take('b')]).toEqual([true, true, false]);
+  });
+});
+
+describe('acceptsEventStream', () => {
+  it('takes an Accept that lists text/event-stream, alone or among others, in any case, unless with q=0', () => {
+    for (const accept of [
+      'text/event-stream',
+      'Text/Event-Stream',
+      'text/event-stream, application/json;q=0.5',
+      'application/json, text/event-stream;q=0.9',
+    ])
+      expect(acceptsEventStream(accept), accept).toBe(true);
+    for (const accept of [undefined, '', '*/*', 'application/json', 'text/event-stream;q=0', 'text/event-stream-x', 'text/plain'])
+      expect(acceptsEventStream(accept), String(accept)).toBe(false);
   });
 });

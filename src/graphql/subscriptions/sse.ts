@@ -129,7 +129,7 @@ export function createServerSentEvents(
   const tryLater = (reply: FastifyReply) => refuse(reply.header('retry-after', RETRY_AFTER_SECONDS), 503, unavailable());
 
   async function handler(request: FastifyRequest, reply: FastifyReply) {
-    if (request.headers.accept !== EVENT_STREAM)
+    if (!acceptsEventStream(request.headers.accept))
       return refuse(reply, 406, badRequest(`Send Accept: ${EVENT_STREAM}: /graphql/stream serves graphql-sse's distinct connections mode`));
     if (refusedAsCsrfOnStream(request, corsOrigins)) return refuseAsCsrf(reply);
     let known: Authentication;
@@ -167,7 +167,8 @@ export function createServerSentEvents(
     const [body, init] = await handleProtocol({
       method: request.method,
       url: request.url,
-      headers: { get: (name) => headerOf(request, name) },
+      // graphql-sse reads a stream's request by its Accept being exactly the event stream's type.
+      headers: { get: (name) => (name.toLowerCase() === 'accept' ? EVENT_STREAM : headerOf(request, name)) },
       body: (request.body as Record<string, unknown> | undefined) ?? null,
       raw: request,
       context: undefined,
@@ -188,6 +189,14 @@ export function createServerSentEvents(
   }
 
   return { handler, connections: () => open.size };
+}
+
+/** Whether an Accept header lists the event stream's type (`text/event-stream`, perhaps among others), not refused with q=0. */
+export function acceptsEventStream(accept: string | undefined): boolean {
+  return (accept ?? '').split(',').some((range) => {
+    const [type, ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
+    return type === EVENT_STREAM && !parameters.some((parameter) => /^q=0(\.0*)?$/.test(parameter));
+  });
 }
 
 const headerOf = (request: FastifyRequest, name: string): string | undefined => {

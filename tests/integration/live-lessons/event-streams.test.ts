@@ -83,7 +83,8 @@ describe('lessonEvents over Server-Sent Events', () => {
     const stream = await rawStream(gateway.streamUrl, {
       method: 'GET',
       variables: { id: String(ids.classroomActivity) },
-      headers: { authorization: `Bearer ${tokens.owner}` },
+      // The event stream's type among others, as some clients ask for it.
+      headers: { authorization: `Bearer ${tokens.owner}`, accept: 'text/event-stream, application/json;q=0.5' },
     });
     expect(stream.status).toBe(200);
     expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
