@@ -52,8 +52,10 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
-          // Each file in a process of its own; most of their time is spent waiting on child processes,
-          // timers and sockets, so one worker more than the cores.
+          // A worker imports the kit (and, for the files that start gateways in-process, the app) once for
+          // all its files, as the integration layer does. Most of their time is spent waiting on child
+          // processes, timers and sockets, so one worker more than the cores.
+          isolate: false,
           maxWorkers: cores + 1,
           sequence: { groupOrder: 2 },
         },
