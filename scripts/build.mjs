@@ -1,11 +1,16 @@
-// Builds dist/main.js, what `npm start` runs: src/ bundled by esbuild into one ES module, packages left
-// to node_modules, so that no TypeScript loader sits in the process (docs/performance.md). Fast enough
-// that `npm start` builds every time, and dist/ is never stale.
+// Builds what `npm start` and the commands run (dist/main.js, dist/cli/*.js): src/ bundled by esbuild into ES
+// modules, packages left to node_modules, so that no TypeScript loader sits in the process
+// (docs/performance.md). Fast enough to build at every start or command, so dist/ is never stale.
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  entryPoints: {
+    main: 'src/main.ts',
+    'cli/import': 'src/cli/import.ts',
+    'cli/token-create': 'src/cli/token-create.ts',
+    'cli/token-revoke': 'src/cli/token-revoke.ts',
+  },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',

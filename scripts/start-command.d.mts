@@ -1,2 +1,4 @@
-/** The command `npm start` runs: the steps before the server, each a command and its arguments, then node's arguments. */
+/** The command an npm script runs: the steps before node, each a command and its arguments, then node's arguments. */
+export function scriptCommand(root: string, name: string): { steps: string[][]; nodeArgs: string[] };
+/** The command `npm start` runs. */
 export function startCommand(root: string): { steps: string[][]; nodeArgs: string[] };

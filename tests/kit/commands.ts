@@ -2,16 +2,14 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
+import { nodeArgsOf, projectRoot } from './npm-scripts.ts';
 import type { Gateway } from './gateway.ts';
 import { copyOfTemplate, freshServerDatabase, serverDatabaseEnv } from './template.ts';
 
 // Runs the real commands (`npm run db:import`, `npm run token:create`) as child processes, each time on a
 // database of the test's own: an embedded data folder, or a database on the server named by DATABASE_URL
 // (never that database itself).
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 export type Target = {
   /** The settings a command, or a gateway (`startGateway(target.env)`), needs to use this database. */
@@ -71,7 +69,9 @@ export async function freshTarget(options: { brandNew?: boolean } = {}): Promise
 
 export type CommandResult = { code: number | null; stdout: string; stderr: string };
 
-/** `node --import tsx src/cli/<command>.ts ...args`, as the npm scripts run it. */
+const scriptOf = { import: 'db:import', 'token-create': 'token:create', 'token-revoke': 'token:revoke' } as const;
+
+/** A command as its npm script runs it (`npm run db:import`, `token:create`, `token:revoke`), with `args`. */
 export function runCommand(
   command: 'import' | 'token-create' | 'token-revoke',
   args: string[],
@@ -79,8 +79,8 @@ export function runCommand(
 ): Promise<CommandResult> {
   const { DATABASE_URL: _server, DATA_DIR: _dir, ...inherited } = process.env;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `src/cli/${command}.ts`, ...args], {
-      cwd: root,
+    const child = spawn(process.execPath, [...nodeArgsOf(scriptOf[command]), ...args], {
+      cwd: projectRoot,
       env: { ...inherited, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

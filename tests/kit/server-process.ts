@@ -1,10 +1,9 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
-import { startCommand } from '../../scripts/start-command.mjs';
+import { nodeArgsOf, projectRoot } from './npm-scripts.ts';
 import { copyOfTemplate, freshServerDatabase, serverDatabaseEnv, type ServerDatabaseEnv } from './template.ts';
 
 // The real server as a child process, started as `npm start` starts it: the bundle built into dist/, then
@@ -12,8 +11,6 @@ import { copyOfTemplate, freshServerDatabase, serverDatabaseEnv, type ServerData
 // otherwise each gets a database of its own, migrated and empty (a copy of the run's empty template): on
 // the server DATABASE_URL names, else an embedded one in a temporary folder. `stopServerProcesses()` (in
 // afterAll or afterEach) kills what still runs and drops the databases made here.
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 export type ServerProcess = {
   child: ChildProcess;
@@ -33,15 +30,6 @@ export type ServerProcess = {
 export type DatabaseEnv = ServerDatabaseEnv & { DATA_DIR?: string };
 
 const cleanups: (() => Promise<void>)[] = [];
-let built = false;
-
-/** Builds dist/ as `npm start` does, once per test file. */
-export function buildServerBundle(): void {
-  if (built) return;
-  for (const [command, ...args] of startCommand(root).steps)
-    execFileSync(command === 'node' ? process.execPath : command!, args, { cwd: root });
-  built = true;
-}
 
 /**
  * A database nobody else uses, removed by `stopServerProcesses`: on the server DATABASE_URL names
@@ -72,11 +60,10 @@ export async function freshDatabaseEnv(prefix = 'lgw_test_server', options: { br
  * its own (`freshDatabaseEnv()`).
  */
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
-  buildServerBundle();
   const database = 'DATABASE_URL' in env || 'DATA_DIR' in env ? {} : await freshDatabaseEnv();
   const { DATABASE_URL: _server, ...inherited } = process.env;
-  const child = spawn(process.execPath, startCommand(root).nodeArgs, {
-    cwd: root,
+  const child = spawn(process.execPath, nodeArgsOf('start'), {
+    cwd: projectRoot,
     env: { ...inherited, PORT: '0', HOST: '127.0.0.1', DEMO_DATA: '1', LOG_LEVEL: 'info', DATABASE_URL: '', ...database, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
