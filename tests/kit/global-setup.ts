@@ -5,6 +5,7 @@ import { openDatabase, type Database } from '../../src/db/client.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 import { importData } from '../../src/import/import-data.ts';
 import { fixture } from './fixture.ts';
+import { runStepsOf } from './npm-scripts.ts';
 import { startPgBouncer } from './pgbouncer.ts';
 import { databaseName, onServer, scratchDir, tables, withDatabase, type Template } from './template.ts';
 
@@ -154,7 +155,7 @@ async function createServerTemplate(
   return { template: { kind: 'postgresql', fixtureName, emptyName }, drop };
 }
 
-type Shared = { made: ReturnType<typeof createTemplate>; users: number };
+type Shared = { made: ReturnType<typeof createTemplate>; users: number; stepsRun?: string };
 // Every project's global setup runs in vitest's own process: the projects share one template through it.
 const registry = globalThis as { lgwTemplateShared?: Shared };
 
@@ -163,6 +164,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   shared.users += 1;
   const { template, drop } = await shared.made;
   project.provide('lgwTemplate', template);
+  // The bundles the server and the commands run (`npm start`'s build), built once before any worker spawns them.
+  project.provide('lgwStepsRun', [(shared.stepsRun ??= runStepsOf('start'))]);
   return async () => {
     shared.users -= 1;
     if (shared.users > 0) return;

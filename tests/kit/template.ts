@@ -24,6 +24,8 @@ export type Template =
 declare module 'vitest' {
   export interface ProvidedContext {
     lgwTemplate: Template;
+    /** The npm scripts' steps before node the global setup ran (tests/kit/npm-scripts.ts). */
+    lgwStepsRun: string[];
   }
 }
 
