@@ -1,7 +1,7 @@
 // JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of the /api/v1 bodies, for the route table's docs
 // (src/rest/routes.ts) and the OpenAPI document built from it (src/rest/openapi.ts).
 
-/** A JSON Schema, as a plain object. */
+/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it), as a plain object. */
 export type JsonSchema = Record<string, unknown>;
 
 export const nullable = (schema: JsonSchema): JsonSchema => ({ ...schema, type: [schema.type, 'null'] });

@@ -22,8 +22,6 @@ export type RestRequest = {
 /** `null` means the root field answered null: the resource does not exist (404). */
 export type RestResponse = { status?: number; body: unknown } | null;
 
-/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
-
 /** What src/rest/openapi.ts needs to describe a route beyond its method, url and summary. */
 export type RouteDoc = {
   /** Who may call it: anyone; anyone signed in; a teacher of the classroom; staff. */
