@@ -15,7 +15,7 @@ import { armorFor } from './graphql/limits.ts';
 import { createApollo } from './graphql/server.ts';
 import { isPublicOperation, PublicDocuments } from './graphql/public-documents.ts';
 import { catalogueChangesPlugin, publicReadsPlugin, releaseOf, type PublicReads } from './graphql/public-reads.ts';
-import { loadTrustedDocuments, type OutsideReason, type TrustedDocuments } from './graphql/trusted-documents.ts';
+import { loadTrustedDocuments, type OnOutside, type TrustedDocuments } from './graphql/trusted-documents.ts';
 import { createSubscriptionService } from './graphql/subscriptions/service.ts';
 import { createServerSentEvents } from './graphql/subscriptions/sse.ts';
 import { registerWebSocketSubscriptions } from './graphql/subscriptions/websocket.ts';
@@ -154,7 +154,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   const trusted = config.trustedDocuments
     ? loadTrustedDocuments(config.trustedDocuments, config.trustedDocumentsMode, publicSchema, validationRules)
     : undefined;
-  const onOutsideTrusted = (outcome: 'refused' | 'ran', reason: OutsideReason) => {
+  const onOutsideTrusted: OnOutside = (outcome, reason) => {
     metrics?.countOutsideTrusted(outcome, reason);
     if (outcome === 'ran') app.log.warn({ reason }, 'an operation outside the trusted documents ran (TRUSTED_DOCUMENTS_MODE=log)');
   };

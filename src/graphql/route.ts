@@ -7,7 +7,7 @@ import { withPlayground } from '../playground/plugin.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
 import { withCsrfPrevention } from './csrf.ts';
 import { withPublicReads, type PublicReads } from './public-reads.ts';
-import type { DocumentReference, OutsideReason, TrustedDocuments } from './trusted-documents.ts';
+import { referenceIn, type OnOutside, type TrustedDocuments } from './trusted-documents.ts';
 
 // The /graphql route: a browser's GET gets the playground (when on), an upgrade is a WebSocket for
 // subscriptions, and every other request is Apollo's after the CSRF check (csrf.ts), the trusted documents
@@ -24,7 +24,7 @@ export type GraphqlRouteOptions = {
   /** When set, only its documents run (or, in `log` mode, the others are counted): src/graphql/trusted-documents.ts. */
   trusted: TrustedDocuments | undefined;
   /** Told of each operation outside the trusted documents: refused, or run (the metrics, the log). */
-  onOutside: (outcome: 'refused' | 'ran', reason: OutsideReason) => void;
+  onOutside: OnOutside;
   /** HTTP caching of public reads (src/graphql/public-reads.ts); undefined when PUBLIC_CACHE_MAX_AGE is 0. */
   publicReads: PublicReads | undefined;
 };
@@ -42,22 +42,6 @@ export function registerGraphqlRoute(
   app.route({ url: '/graphql', method: 'GET', handler, wsHandler: websocket });
   app.route({ url: '/graphql', method: ['POST', 'OPTIONS'], handler });
   app.route({ url: '/graphql/stream', method: ['GET', 'POST'], handler: withTrustedDocuments(trusted, onOutside, eventStream) });
-}
-
-/** What a /graphql request names: its text, a `documentId`, an APQ hash; in the body, or in a GET's query string. */
-function referenceOf(request: FastifyRequest): DocumentReference {
-  const fields = (request.method === 'GET' ? request.query : request.body) as Record<string, unknown> | undefined;
-  if (!fields || typeof fields !== 'object') return {};
-  let extensions = fields.extensions;
-  if (typeof extensions === 'string') {
-    try {
-      extensions = JSON.parse(extensions);
-    } catch {
-      extensions = undefined;
-    }
-  }
-  const persistedQuery = (extensions as { persistedQuery?: { sha256Hash?: unknown } } | undefined)?.persistedQuery;
-  return { query: fields.query === '' ? undefined : fields.query, documentId: fields.documentId, sha256Hash: persistedQuery?.sha256Hash };
 }
 
 /**
@@ -100,17 +84,18 @@ function withTrustedDocuments<Handler extends (this: FastifyInstance, request: F
 ): Handler {
   if (!trusted) return handler;
   return function (this: FastifyInstance, request: FastifyRequest<any>, reply: FastifyReply<any>) {
-    const resolution = trusted.resolve(referenceOf(request));
-    if (resolution.kind === 'refused') {
-      onOutside('refused', resolution.reason);
-      const { message, extensions } = resolution.error;
+    const admitted = trusted.admit(
+      referenceIn((request.method === 'GET' ? request.query : request.body) as Record<string, unknown>),
+      onOutside,
+    );
+    if ('refused' in admitted) {
+      const { message, extensions } = admitted.refused;
       return reply
         .code(400)
         .type('application/json; charset=utf-8')
         .send({ errors: [{ message, extensions: { code: extensions.code } }] });
     }
-    if (resolution.kind === 'outside') onOutside('ran', resolution.reason);
-    if (resolution.kind === 'listed') runListed(request, resolution.text);
+    if (admitted.text !== undefined) runListed(request, admitted.text);
     return handler.call(this, request, reply);
   } as Handler;
 }

@@ -26,6 +26,27 @@ export type Resolution =
 /** What a request names: a text, a `documentId`, an Apollo persisted-query hash. */
 export type DocumentReference = { query?: unknown; documentId?: unknown; sha256Hash?: unknown };
 
+/** Told of each operation outside the list: refused, or run (`log` mode). */
+export type OnOutside = (outcome: 'refused' | 'ran', reason: OutsideReason) => void;
+
+/**
+ * What a request names, from its fields: a POST's body, a GET's query string (where `extensions` is JSON
+ * text), a subscribe message. An empty `query` names nothing (a client sending only an id).
+ */
+export function referenceIn(fields: Record<string, unknown> | null | undefined): DocumentReference {
+  if (!fields || typeof fields !== 'object') return {};
+  let extensions = fields.extensions;
+  if (typeof extensions === 'string') {
+    try {
+      extensions = JSON.parse(extensions);
+    } catch {
+      extensions = undefined;
+    }
+  }
+  const persistedQuery = (extensions as { persistedQuery?: { sha256Hash?: unknown } } | null | undefined)?.persistedQuery;
+  return { query: fields.query === '' ? undefined : fields.query, documentId: fields.documentId, sha256Hash: persistedQuery?.sha256Hash };
+}
+
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const withoutPrefix = (id: string) => (id.startsWith('sha256:') ? id.slice('sha256:'.length) : id);
 
@@ -65,6 +86,20 @@ export class TrustedDocuments {
     if (typeof query === 'string')
       return this.byHash.has(sha256(query)) ? { kind: 'listed', text: query } : this.refuse('not_in_list', false);
     return { kind: 'none' };
+  }
+
+  /**
+   * `resolve`, with `onOutside` told of what falls outside the list: the error to answer, or the listed text
+   * to run in place of what was sent (undefined: run it as sent).
+   */
+  admit(reference: DocumentReference, onOutside: OnOutside): { refused: GraphQLError } | { text: string | undefined } {
+    const resolution = this.resolve(reference);
+    if (resolution.kind === 'refused') {
+      onOutside('refused', resolution.reason);
+      return { refused: resolution.error };
+    }
+    if (resolution.kind === 'outside') onOutside('ran', resolution.reason);
+    return { text: resolution.kind === 'listed' ? resolution.text : undefined };
   }
 
   /** Refused in `enforce` mode (and an unknown id always, having no text to run); in `log` mode, run and counted. */

@@ -20,7 +20,7 @@ import type { ModuleSettings } from '../../modules/context.ts';
 import type { Tracing } from '../../telemetry/tracing.ts';
 import { formatErrorFor } from '../format-error.ts';
 import { createContext } from '../request-context.ts';
-import type { OutsideReason, TrustedDocuments } from '../trusted-documents.ts';
+import { referenceIn, type OnOutside, type TrustedDocuments } from '../trusted-documents.ts';
 import { subscriptionDocuments } from './documents.ts';
 import { withEnd } from './iterators.ts';
 import { ConnectionsPerCaller } from './per-caller.ts';
@@ -39,7 +39,7 @@ export type SubscriptionServiceOptions = {
   connectionsPerCaller: number;
   log: FastifyBaseLogger;
   trusted?: TrustedDocuments | undefined;
-  onOutsideTrusted?: ((outcome: 'refused' | 'ran', reason: OutsideReason) => void) | undefined;
+  onOutsideTrusted?: OnOutside | undefined;
   /** When tracing is on: a span for each subscription's start (src/telemetry/). */
   tracing?: Tracing | undefined;
 };
@@ -126,22 +126,10 @@ export function createSubscriptionService({
 
     /** The execution of a subscribe request for `viewer` under the trusted documents, or the errors that refuse it before it runs. */
     prepare(payload: SubscribePayload, viewer: Viewer, transport: string): ExecutionArgs | GraphQLError[] {
-      let query = payload.query;
-      if (trusted) {
-        const persistedQuery = (payload.extensions as { persistedQuery?: { sha256Hash?: unknown } } | null | undefined)?.persistedQuery;
-        const resolution = trusted.resolve({
-          query: query === '' ? undefined : query,
-          documentId: payload.documentId,
-          sha256Hash: persistedQuery?.sha256Hash,
-        });
-        if (resolution.kind === 'refused') {
-          onOutsideTrusted?.('refused', resolution.reason);
-          return [resolution.error];
-        }
-        if (resolution.kind === 'outside') onOutsideTrusted?.('ran', resolution.reason);
-        if (resolution.kind === 'listed') query = resolution.text;
-      }
-      return prepareText(query, payload, viewer, transport);
+      if (!trusted) return prepareText(payload.query, payload, viewer, transport);
+      const admitted = trusted.admit(referenceIn(payload), onOutsideTrusted ?? (() => {}));
+      if ('refused' in admitted) return [admitted.refused];
+      return prepareText(admitted.text ?? payload.query, payload, viewer, transport);
     },
 
     /** For a transport whose route applies the trusted documents itself (/graphql/stream, as /graphql). */
