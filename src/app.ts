@@ -30,6 +30,7 @@ import { PublicCache } from './http/public-cache.ts';
 import type { RateLimitStore } from './http/rate-limit.ts';
 import { listenForScrapes, type MetricsListener } from './metrics/listener.ts';
 import { createMetrics } from './metrics/metrics.ts';
+import { MAX_UID_LENGTH } from './modules/activities/input.ts';
 import { listenForLessonEvents } from './modules/classroom-activities/lesson-events.ts';
 import { playgroundRoutes } from './playground/plugin.ts';
 import { restRoutes } from './rest/plugin.ts';
@@ -77,10 +78,15 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
     requestIdHeader: 'x-request-id',
+    // Every uid the data model allows reaches its route; a longer path parameter names no row, and
+    // frameworkErrors below answers it 404 (SPEC §14).
+    routerOptions: { maxParamLength: MAX_UID_LENGTH },
     // Requests too slow, too large in their headers, or not HTTP: answered in the envelope, then closed.
     clientErrorHandler: answerClientError,
     // A path whose percent-encoding is not UTF-8 is refused before routing: in the envelope too.
     frameworkErrors: (error, _request, reply) => {
+      // A path parameter too long for any row: not found, and its message (which quotes the URL) not sent.
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return void (reply as FastifyReply).code(404).send(fromHttpStatus(404, ''));
       const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
       void (reply as FastifyReply)
         .code(status)

@@ -5,8 +5,11 @@ import { jsonObject, nonEmptyString, numericId, optional, parseInput, storableTe
 
 const url = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
 
+/** The longest uid an activity may have: every route that takes one in its path must reach it (src/app.ts). */
+export const MAX_UID_LENGTH = 255;
+
 const fields = {
-  uid: optional(nonEmptyString.max(255)),
+  uid: optional(nonEmptyString.max(MAX_UID_LENGTH)),
   name: optional(nonEmptyString.max(255)),
   description: optional(storableText.max(10_000)),
   flags: optional(z.array(nonEmptyString.max(50)).max(20)),
