@@ -7,6 +7,7 @@ import type { IResolvers } from '@graphql-tools/utils';
 import { parse, type GraphQLSchema } from 'graphql';
 import { DateTimeResolver } from 'graphql-scalars';
 import { JSONObjectScalar } from '../core/json.ts';
+import { checkEntityRepresentations } from './entities.ts';
 import { activityEntities } from '../modules/activities/entities.ts';
 import { activityResolvers } from '../modules/activities/resolvers.ts';
 import { classroomActivityEntities } from '../modules/classroom-activities/entities.ts';
@@ -43,12 +44,14 @@ const FEDERATION_LINK = 'extend schema @link(url: "https://specs.apollo.dev/fede
 export function buildSchema({ extension, subgraph = false }: { extension?: SchemaExtension; subgraph?: boolean } = {}): GraphQLSchema {
   if (subgraph) {
     if (extension) throw new Error('The REST shim runs against the public schema, never the subgraph');
-    return buildSubgraphSchema([
+    const subgraphSchema = buildSubgraphSchema([
       {
         typeDefs: parse([...publicTypeDefs(), FEDERATION_LINK, ...entities.map((entity) => entity.typeDefs)].join('\n')),
         resolvers: mergeResolvers([...resolvers, ...entities.map((entity) => entity.resolvers)]) as GraphQLResolverMap,
       },
     ]);
+    // A malformed representation is that item's BAD_USER_INPUT, not the list's 500 (src/graphql/entities.ts).
+    return checkEntityRepresentations(subgraphSchema);
   }
   return makeExecutableSchema({
     typeDefs: [...publicTypeDefs(), ...(extension ? [extension.typeDefs] : [])],

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ids, tokens, uids } from '../../kit/fixture.ts';
 import { startGateway, type Gateway, type GraphQLAnswer } from '../../kit/gateway.ts';
@@ -24,10 +25,21 @@ const user = (id: number | string): Representation => ({ __typename: 'User', id:
 let subgraph: Gateway;
 let plain: Gateway;
 let metricsUrl: string;
+/** What the subgraph gateway logged. */
+const logLines: string[] = [];
+const logStream = new Writable({
+  write(chunk, _encoding, done) {
+    logLines.push(...String(chunk).split('\n').filter(Boolean));
+    done();
+  },
+});
 beforeAll(async () => {
   const metricsPort = await freePort();
   metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
-  [subgraph, plain] = await Promise.all([startGateway({ SUBGRAPH: '1', METRICS_PORT: String(metricsPort) }), startGateway()]);
+  [subgraph, plain] = await Promise.all([
+    startGateway({ SUBGRAPH: '1', METRICS_PORT: String(metricsPort), LOG_LEVEL: 'info' }, { logStream }),
+    startGateway(),
+  ]);
 });
 afterAll(async () => {
   await subgraph?.close();
@@ -129,6 +141,38 @@ describe('SUBGRAPH=1', () => {
     ]);
     expect((await entities(representations, tokens.otherTeacher)).map(({ code }) => code)).toEqual(['FORBIDDEN', 'FORBIDDEN']);
     expect((await entities(representations)).map(({ code }) => code)).toEqual(['UNAUTHENTICATED', 'UNAUTHENTICATED']);
+  });
+
+  it('a malformed representation is BAD_USER_INPUT for that item alone, and nothing of it is logged', async () => {
+    const MARKER = 'Nope_c4f1e2';
+    const malformed: unknown[] = [
+      { __typename: MARKER, id: '1' },
+      { id: `${MARKER}-1` },
+      5,
+      `${MARKER}-text`,
+      [MARKER],
+      { __typename: 'Activity' },
+      { __typename: 'Activity', id: { marker: MARKER } },
+      { __typename: 'ClassroomActivity', uid: MARKER },
+      { __typename: 'Query', id: '1' },
+      { __typename: '_Service', id: '1' },
+      { __typename: 42, id: '1' },
+    ];
+    logLines.length = 0;
+    const representations = [activity('id', String(ids.lesson)), ...malformed, lesson(ids.classroomActivity)];
+    const answer = await subgraph.graphql(ENTITIES, { representations }, tokens.owner);
+    expect(answer.status).toBe(200);
+    const items = answer.data._entities as unknown[];
+    expect(items).toHaveLength(representations.length);
+    expect(items[0]).toMatchObject({ __typename: 'Activity', id: String(ids.lesson) });
+    expect(items.at(-1)).toMatchObject({ __typename: 'ClassroomActivity', id: String(ids.classroomActivity) });
+    expect(items.slice(1, -1)).toEqual(malformed.map(() => null));
+    expect(answer.errors?.map((error) => [error.path, error.extensions?.code])).toEqual(
+      malformed.map((_, index) => [['_entities', index + 1], 'BAD_USER_INPUT']),
+    );
+    // The request's own line is written when the answer is sent: wait for it, then nothing quotes the input.
+    await expect.poll(() => logLines.some((line) => line.includes('"msg":"request"'))).toBe(true);
+    expect(logLines.filter((line) => line.includes(MARKER) || /"level":50/.test(line))).toEqual([]);
   });
 
   it('costs as many statements for 50 representations of every type as for 2', async () => {
