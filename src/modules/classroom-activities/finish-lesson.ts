@@ -82,14 +82,16 @@ export async function finishInTransaction(
   if (editionId) await grantMilestone(tx, teacherId, COMPLETE_CUSTOMIZED_LESSON);
 
   // 6. The follow-up activity, when asked for and there is one.
-  const followUpClassroomActivity =
-    command.followUp && followUpActivityId !== null ? await assignFollowUp(tx, classroomActivity, followUpActivityId) : null;
+  const followUp = command.followUp && followUpActivityId !== null ? await assignFollowUp(tx, classroomActivity, followUpActivityId) : null;
+  const followUpClassroomActivity = followUp?.classroomActivity ?? null;
 
   const followUpUrl = followUpClassroomActivity
     ? `${appUrl}/teachers/classroom_activities/${followUpClassroomActivity.id}/activity_from_classroom_activity`
     : appUrl;
-  // A retry that changed nothing (already finished, no result saved, no session dropped) sends no second event.
-  if (!wasFinished || saved > 0 || dropped > 0) await notifyLessonEvent(tx, 'FINISHED', classroomActivity, followUpUrl);
+  // A retry that changed nothing (already finished, no result saved, no session dropped, the follow-up
+  // neither assigned nor unlocked now) sends no second event; any change a student sees sends one (SPEC §14).
+  if (!wasFinished || saved > 0 || dropped > 0 || followUp?.changed)
+    await notifyLessonEvent(tx, 'FINISHED', classroomActivity, followUpUrl);
 
   return { followUpUrl, classroomActivity, followUpClassroomActivity };
 }
@@ -147,8 +149,15 @@ async function resolveReferences(tx: Tx, classroomActivityId: number, results: C
   });
 }
 
-/** Reuses (and unlocks) the classroom's visible follow-up classroom activity in the same unit, else creates it. */
-async function assignFollowUp(tx: Tx, finished: ClassroomActivity, followUpActivityId: number): Promise<ClassroomActivity> {
+/**
+ * Reuses (and unlocks) the classroom's visible follow-up classroom activity in the same unit, else creates
+ * it; `changed` when it was created or unlocked now (a reused, unlocked one is left as it is).
+ */
+async function assignFollowUp(
+  tx: Tx,
+  finished: ClassroomActivity,
+  followUpActivityId: number,
+): Promise<{ classroomActivity: ClassroomActivity; changed: boolean }> {
   // Two lessons of one classroom finishing at once may share their follow-up activity: each would find
   // none and create one. A lock on the pair (classroom, follow-up activity), held to the end of the
   // transaction, makes the second look only once the first has committed, and reuse what it created.
@@ -157,10 +166,11 @@ async function assignFollowUp(tx: Tx, finished: ClassroomActivity, followUpActiv
   const existing = await tx.classroomActivity.findFirst({
     where: { classroomId: finished.classroomId, unitId: finished.unitId, activityId: followUpActivityId, visible: true },
     orderBy: { id: 'asc' },
-    select: { id: true },
   });
-  if (existing) return tx.classroomActivity.update({ where: { id: existing.id }, data: { locked: false } });
-  return tx.classroomActivity.create({
+  if (existing && !existing.locked) return { classroomActivity: existing, changed: false };
+  if (existing)
+    return { classroomActivity: await tx.classroomActivity.update({ where: { id: existing.id }, data: { locked: false } }), changed: true };
+  const created = await tx.classroomActivity.create({
     data: {
       classroomId: finished.classroomId,
       unitId: finished.unitId,
@@ -172,4 +182,5 @@ async function assignFollowUp(tx: Tx, finished: ClassroomActivity, followUpActiv
       pinned: false,
     },
   });
+  return { classroomActivity: created, changed: true };
 }

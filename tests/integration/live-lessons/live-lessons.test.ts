@@ -127,6 +127,35 @@ describe('lessonEvents', () => {
     expect(events[1]!.followUpUrl).toBe(first.body.follow_up_url ?? first.body.data?.follow_up_url);
   });
 
+  it('a second finish that assigns or unlocks the follow-up sends FINISHED with its URL; one that changes nothing sends none', async () => {
+    const student = await following(tokens.student);
+    const finish = async (followUp: boolean) => {
+      const answer = await gateway.rest('PUT', finishLessonPath(), { token: tokens.owner, body: { follow_up: followUp } });
+      expect(answer.status, answer.text).toBe(200);
+      return answer.body.follow_up_url as string;
+    };
+    const ended = await finish(false);
+    const assigned = await finish(true);
+    expect(assigned).toMatch(FOLLOW_UP_URL);
+    expect(await finish(true)).toBe(assigned);
+    // The teacher locks the follow-up; finishing with it again unlocks it, which the students must hear.
+    const followUpId = /classroom_activities\/(\d+)\//.exec(assigned)![1]!;
+    const locked = await gateway.rest('PUT', `/api/v1/classroom_activities/${followUpId}/unpin_and_lock_activity`, { token: tokens.owner });
+    expect(locked.status).toBe(200);
+    expect(await finish(true)).toBe(assigned);
+    expect(await finish(true)).toBe(assigned);
+    // The last event: after it, nothing else may have arrived.
+    await gateway.rest('PUT', classroomActivityPath('unpin_and_lock_activity'), { token: tokens.owner });
+
+    const events = await student.waitForEvents(4);
+    expect(events.map((e) => [e.kind, e.followUpUrl])).toEqual([
+      ['FINISHED', ended],
+      ['FINISHED', assigned],
+      ['FINISHED', assigned],
+      ['LOCKED', null],
+    ]);
+  });
+
   it('sends nothing for a refused or rolled-back change', async () => {
     const teacher = await following(tokens.owner);
     // Refused: another teacher, no token.
