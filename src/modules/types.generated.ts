@@ -215,7 +215,10 @@ export type ConceptResultMetadataInput = {
   correct: Scalars['Int']['input'];
   /** The question's directions. */
   directions?: InputMaybe<Scalars['String']['input']>;
-  /** Further keys, stored as given beside the fields above; a field above that is given wins over a key of its name. */
+  /**
+   * Further keys, stored as given beside the fields above; a field above that is given wins over a key of its
+   * name. `directions`, `prompt` and `answer` here must be strings as above (BAD_USER_INPUT otherwise).
+   */
   extra?: InputMaybe<Scalars['JSONObject']['input']>;
   /** The question's prompt. */
   prompt?: InputMaybe<Scalars['String']['input']>;

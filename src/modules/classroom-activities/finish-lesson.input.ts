@@ -25,14 +25,25 @@ export type FinishLessonCommand = {
   conceptResults: ConceptResultCommand[];
 };
 
-const metadataFields = {
-  correct: z.number().int(),
-  attemptNumber: z.number().int(),
-  questionNumber: z.number().int(),
+/** The metadata keys that are text on every face, wherever they are given (SPEC §14). */
+const metadataText = {
   directions: optional(storableText),
   prompt: optional(storableText),
   answer: optional(storableText),
 };
+
+const metadataFields = {
+  correct: z.number().int(),
+  attemptNumber: z.number().int(),
+  questionNumber: z.number().int(),
+  ...metadataText,
+};
+
+/**
+ * GraphQL's `extra`: further keys, kept as given, except that `extra` may not smuggle another type under
+ * a text key (REST's body puts those keys in the fields above, so both faces store the same).
+ */
+const extraMetadata = jsonObject.pipe(z.looseObject(metadataText));
 
 function checkCount(conceptResults: unknown): void {
   if (Array.isArray(conceptResults) && conceptResults.length > MAX_CONCEPT_RESULTS) {
@@ -63,8 +74,8 @@ const finishLessonInput = z.object({
         questionType: nonEmptyString,
         editionId: optional(nonEmptyString),
         metadata: z
-          .object({ ...metadataFields, extra: optional(jsonObject) })
-          .transform(({ extra, ...known }) => ({ ...extra, ...dropUndefined(known) })),
+          .object({ ...metadataFields, extra: optional(extraMetadata) })
+          .transform(({ extra, ...known }) => ({ ...dropUndefined(extra ?? {}), ...dropUndefined(known) })),
       }),
     ),
   ),

@@ -527,6 +527,42 @@ describe('invalid input: BAD_USER_INPUT naming every offender, and nothing chang
     );
   });
 
+  it('metadata.extra may not store a non-string under prompt, answer or directions (SPEC §14), all named at once', async () => {
+    const withExtra = (uid: string, extra: Record<string, unknown>) => ({ ...result(uid), metadata: { ...result(uid).metadata, extra } });
+    const fields = await expectBadUserInput(
+      {
+        conceptResults: [
+          withExtra(uids.sessions.ben, { prompt: { html: '<p>x</p>' }, note: { kept: true } }),
+          withExtra(uids.sessions.chloe, { answer: 42, directions: ['a', 'b'] }),
+          withExtra(uids.sessions.ben, { prompt: 'a string is fine', answer: '' }),
+        ],
+      },
+      ['conceptResults[0].metadata.extra.prompt', 'conceptResults[1].metadata.extra.answer', 'conceptResults[1].metadata.extra.directions'],
+    );
+    expect(fields['conceptResults[1].metadata.extra.answer']!.join(' ')).toContain('42');
+  });
+
+  it('metadata.extra: a string under a reserved key is stored, null is absent, and the field of that name wins', async () => {
+    const metadata = { correct: 1, attemptNumber: 1, questionNumber: 1 };
+    const conceptResult = (extra: Record<string, unknown>, known: Record<string, unknown> = {}) => ({
+      activitySessionUid: uids.sessions.ben,
+      conceptUid: uids.concepts.parallel,
+      questionType: 'lessons-slide',
+      metadata: { ...metadata, ...known, extra },
+    });
+    await finished({
+      conceptResults: [
+        conceptResult({ prompt: 'from extra', answer: null, note: null }),
+        conceptResult({ prompt: 'loses' }, { prompt: 'wins' }),
+      ],
+    });
+    const rows = await prisma().conceptResult.findMany({ orderBy: { id: 'asc' } });
+    expect(rows.map((row) => row.metadata)).toEqual([
+      { ...metadata, prompt: 'from extra', note: null },
+      { ...metadata, prompt: 'wins' },
+    ]);
+  });
+
   it('refuses a variable of the wrong type (the schema does), and changes nothing', async () => {
     const before = await gateway.snapshot();
     for (const input of [

@@ -37,7 +37,10 @@ export type ConceptResultMetadataInput = {
   correct: number;
   /** The question's directions. */
   directions?: string | null | undefined;
-  /** Further keys, stored as given beside the fields above; a field above that is given wins over a key of its name. */
+  /**
+   * Further keys, stored as given beside the fields above; a field above that is given wins over a key of its
+   * name. `directions`, `prompt` and `answer` here must be strings as above (BAD_USER_INPUT otherwise).
+   */
   extra?: Record<string, unknown> | null | undefined;
   /** The question's prompt. */
   prompt?: string | null | undefined;
