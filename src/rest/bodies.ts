@@ -44,12 +44,15 @@ export function activityInputFromBody(body: unknown): Body {
 
 const knownMetadata = ['correct', 'attemptNumber', 'questionNumber', 'directions', 'prompt', 'answer'];
 
-/** The body's metadata keeps any other keys as given: in ConceptResultMetadataInput they are `extra`. */
+/**
+ * The body's metadata keeps any other keys as given: in ConceptResultMetadataInput they are `extra`. Built
+ * by Object.fromEntries, which defines each key (assigning `__proto__` would set the prototype instead).
+ */
 function metadataInput(metadata: unknown): unknown {
   if (!isObject(metadata)) return metadata;
-  const known: Body = {};
-  const extra: Body = {};
-  for (const [key, value] of Object.entries(metadata)) (knownMetadata.includes(key) ? known : extra)[key] = value;
+  const entries = Object.entries(metadata);
+  const known = Object.fromEntries(entries.filter(([key]) => knownMetadata.includes(key)));
+  const extra = Object.fromEntries(entries.filter(([key]) => !knownMetadata.includes(key)));
   return Object.keys(extra).length > 0 ? { ...known, extra } : known;
 }
 

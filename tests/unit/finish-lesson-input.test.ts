@@ -42,6 +42,19 @@ describe('parseFinishLessonInput', () => {
     expect(saved!.metadata).toEqual({ correct: 0, attemptNumber: 2, questionNumber: 3, prompt: 'p', note: 'n' });
   });
 
+  it('keeps a __proto__ key of extra as given, as an own key (SPEC §14), and pollutes nothing', () => {
+    const extra = JSON.parse('{"__proto__": {"polluted": true}, "note": "n"}') as Record<string, unknown>;
+    const [saved] = parseFinishLessonInput({
+      conceptResults: [result({ metadata: { correct: 0, attemptNumber: 2, questionNumber: 3, extra } })],
+    }).conceptResults;
+    expect(Object.keys(saved!.metadata)).toEqual(['__proto__', 'note', 'correct', 'attemptNumber', 'questionNumber']);
+    expect(JSON.parse(JSON.stringify(saved!.metadata))).toEqual(
+      JSON.parse(JSON.stringify({ ...extra, correct: 0, attemptNumber: 2, questionNumber: 3 })),
+    );
+    expect(Object.getPrototypeOf(saved!.metadata)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('names every malformed field at once, with the value it got', () => {
     const extensions = failure({
       followUp: 'yes',

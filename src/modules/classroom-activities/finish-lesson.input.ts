@@ -39,11 +39,21 @@ const metadataFields = {
   ...metadataText,
 };
 
+const extraRules = jsonObject.pipe(z.looseObject(metadataText));
+
 /**
  * GraphQL's `extra`: further keys, kept as given, except that `extra` may not smuggle another type under
- * a text key (REST's body puts those keys in the fields above, so both faces store the same).
+ * a text key (REST's body puts those keys in the fields above, so both faces store the same). Checked by
+ * zod, but the value kept is the client's own: zod's output would leave out a `__proto__` key.
  */
-const extraMetadata = jsonObject.pipe(z.looseObject(metadataText));
+const extraMetadata = z.custom<Record<string, unknown>>().superRefine((value, ctx) => {
+  const checked = extraRules.safeParse(value, { reportInput: true });
+  for (const issue of checked.error?.issues ?? []) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
+});
+
+/** The keys kept from `extra`: all as given, but a text key given null is absent, as in the fields above. */
+const keptExtra = (extra: Record<string, unknown> = {}) =>
+  Object.fromEntries(Object.entries(extra).filter(([key, value]) => !(Object.hasOwn(metadataText, key) && value == null)));
 
 function checkCount(conceptResults: unknown): void {
   if (Array.isArray(conceptResults) && conceptResults.length > MAX_CONCEPT_RESULTS) {
@@ -75,7 +85,7 @@ const finishLessonInput = z.object({
         editionId: optional(nonEmptyString),
         metadata: z
           .object({ ...metadataFields, extra: optional(extraMetadata) })
-          .transform(({ extra, ...known }) => ({ ...dropUndefined(extra ?? {}), ...dropUndefined(known) })),
+          .transform(({ extra, ...known }) => ({ ...keptExtra(extra), ...dropUndefined(known) })),
       }),
     ),
   ),
@@ -88,8 +98,8 @@ export function parseFinishLessonInput(input: unknown): FinishLessonCommand {
   return command(parsed.followUp, parsed.editionId, parsed.conceptResults ?? []);
 }
 
-/** A non-empty (trimmed) string, else undefined: how the uids read once validated. */
-const uidOrUndefined = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+/** A string that is not blank, as sent (a space before or after is part of it), else undefined: how the uids read once validated. */
+const uidOrUndefined = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 
 /**
  * The uids each concept result names, read leniently from an input that failed validation, so that the

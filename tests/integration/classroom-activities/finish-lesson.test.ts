@@ -514,6 +514,19 @@ describe('invalid input: BAD_USER_INPUT naming every offender, and nothing chang
     expect(await prisma().userMilestone.count()).toBe(0);
   });
 
+  it('names uids with a space before or after together with the malformed fields (SPEC §14)', async () => {
+    const fields = await expectBadUserInput(
+      {
+        conceptResults: [
+          { ...result(uids.sessions.ben), questionType: '' },
+          { ...result(` ${uids.sessions.chloe}`), conceptUid: `${uids.concepts.parallel}\t` },
+        ],
+      },
+      ['conceptResults[0].questionType', 'conceptResults[1].activitySessionUid', 'conceptResults[1].conceptUid'],
+    );
+    expect(fields['conceptResults[1].activitySessionUid']!.join(' ')).toContain(`" ${uids.sessions.chloe}"`);
+  });
+
   it('names an empty string and an unknown uid of the same input together', async () => {
     await expectBadUserInput(
       {

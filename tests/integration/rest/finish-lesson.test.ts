@@ -91,6 +91,24 @@ describe('a snake_case body', () => {
     expect(Object.keys(row!.metadata as object)).not.toContain('directions');
   });
 
+  it('keeps a __proto__ metadata key as given, like any other (SPEC §14)', async () => {
+    const metadata = JSON.parse(
+      '{"correct": 1, "attemptNumber": 1, "questionNumber": 1, "__proto__": {"polluted": true}, "constructor": "c", "note": "n"}',
+    ) as Record<string, unknown>;
+    const answer = await finish({
+      concept_results: [
+        { activity_session_uid: uids.sessions.ben, concept_uid: uids.concepts.parallel, question_type: 'lessons-slide', metadata },
+      ],
+    });
+    expect(answer.status, answer.text).toBe(200);
+    const rows = await prisma().$queryRaw<{ keys: string[]; proto: unknown }[]>`
+      SELECT array(SELECT jsonb_object_keys(metadata) ORDER BY 1) AS keys, metadata->'__proto__' AS proto FROM concept_results`;
+    expect(rows).toEqual([
+      { keys: ['__proto__', 'attemptNumber', 'constructor', 'correct', 'note', 'questionNumber'], proto: { polluted: true } },
+    ]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('ignores unknown keys of the body and of a concept result (they are stored nowhere)', async () => {
     const answer = await finish({
       surprise: { deep: true },
@@ -262,6 +280,20 @@ describe('validation: 422 naming every offender by its snake_case path, and noth
       },
       ['concept_results[0].metadata.correct', 'concept_results[1].concept_uid', 'concept_results[2].activity_session_uid'],
     );
+  });
+  it('uids with a space before or after are named with the wrong types at once, not after them (SPEC §14)', async () => {
+    const good = legacyResult(uids.sessions.ben);
+    const errors = await expectInvalid(
+      {
+        concept_results: [
+          { ...good, activity_session_uid: ` ${uids.sessions.ben}` },
+          { ...legacyResult(uids.sessions.chloe), concept_uid: `${uids.concepts.parallel} ` },
+          { ...good, question_type: 5 },
+        ],
+      },
+      ['concept_results[0].activity_session_uid', 'concept_results[1].concept_uid', 'concept_results[2].question_type'],
+    );
+    expect(errors['concept_results[0].activity_session_uid']!.join(' ')).toContain(`" ${uids.sessions.ben}"`);
   });
 });
 
