@@ -33,8 +33,11 @@ export const badRequest = (message: string, extensions?: Record<string, unknown>
 export const rateLimited = (message: string) => fail(ErrorCode.RATE_LIMITED, message);
 export const payloadTooLarge = (message: string) => fail(ErrorCode.PAYLOAD_TOO_LARGE, message);
 export const UNAVAILABLE_MESSAGE = 'The service is unavailable, try again shortly';
-/** The database (or another service a request needs) cannot be reached: HTTP 503. */
-export const unavailable = () => fail(ErrorCode.UNAVAILABLE, UNAVAILABLE_MESSAGE, { http: { status: 503 } });
+/** What a 503 asks the client to wait, in seconds: the database, the key set or the session webhook coming back, or a restart. */
+export const RETRY_AFTER_SECONDS = '5';
+/** The database (or another service a request needs) cannot be reached: HTTP 503 with Retry-After (Apollo reads `http`, never sends it). */
+export const unavailable = () =>
+  fail(ErrorCode.UNAVAILABLE, UNAVAILABLE_MESSAGE, { http: { status: 503, headers: new Map([['retry-after', RETRY_AFTER_SECONDS]]) } });
 export const badUserInput = (fields: FieldErrors, message = 'Some fields are invalid') =>
   fail(ErrorCode.BAD_USER_INPUT, message, { fields });
 
