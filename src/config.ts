@@ -84,6 +84,8 @@ const settings = {
     list.pipe(z.array(z.url({ protocol: /^https?$/ }).transform((origin) => origin.replace(/\/+$/, '')))),
   ),
   bodyLimit: setting('BODY_LIMIT', sizeInBytes.default(5 * 1024 * 1024)),
+  /** The largest GraphQL answer sent; a larger one is `data: null` and one RESPONSE_TOO_LARGE error (src/graphql/answer-size.ts). */
+  responseLimit: setting('RESPONSE_LIMIT', sizeInBytes.default(10 * 1024 * 1024)),
   /** A request's headers must arrive within this (408 and closed otherwise); also a new connection's first request. */
   headersTimeoutMs: setting('HEADERS_TIMEOUT', timeout.default(10_000)),
   /** A whole request, headers and body, must arrive within this (408 and closed otherwise). */
