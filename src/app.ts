@@ -128,6 +128,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     createApollo({
       schema,
       trusted,
+      responseLimit: config.responseLimit,
       playground: config.playground,
       logger: app.log,
       plugins: [

@@ -71,6 +71,11 @@ const settings = {
   databaseDirectUrl: setting('DATABASE_DIRECT_URL', unlessEmpty(postgresUrl)),
   /** Off (`0`): every driver-level read is sent unnamed, for a pooler in transaction mode that keeps no named statement. */
   databasePreparedStatements: setting('DATABASE_PREPARED_STATEMENTS', flag.default(true)),
+  /**
+   * Every wait on the database: for a pooled connection, for a transaction to start, for a statement's
+   * answer; past it the request is 503 `unavailable` (docs/operations.md, A stalled database).
+   */
+  databaseStatementTimeoutMs: setting('DATABASE_STATEMENT_TIMEOUT', timeout.default(10_000)),
   dataDir: setting('DATA_DIR', z.string().trim().min(1).default('./.data')),
   /** Where follow-up links point (docs/contract.md, finish_lesson). */
   appUrl: setting('APP_URL', url.default('http://localhost:3000')),
@@ -79,6 +84,8 @@ const settings = {
     list.pipe(z.array(z.url({ protocol: /^https?$/ }).transform((origin) => origin.replace(/\/+$/, '')))),
   ),
   bodyLimit: setting('BODY_LIMIT', sizeInBytes.default(5 * 1024 * 1024)),
+  /** The largest GraphQL answer sent; a larger one is `data: null` and one RESPONSE_TOO_LARGE error (src/graphql/answer-size.ts). */
+  responseLimit: setting('RESPONSE_LIMIT', sizeInBytes.default(10 * 1024 * 1024)),
   /** A request's headers must arrive within this (408 and closed otherwise); also a new connection's first request. */
   headersTimeoutMs: setting('HEADERS_TIMEOUT', timeout.default(10_000)),
   /** A whole request, headers and body, must arrive within this (408 and closed otherwise). */

@@ -12,16 +12,25 @@ import { runCommand, UsageError } from './run.ts';
 const usage = 'Usage: npm run token:create -- --user ID [--expires-in-days N]';
 
 function parseCommandLine(): { userId: number; expiresInDays: number | undefined } {
-  let values: { user?: string; 'expires-in-days'?: string };
+  let parsed;
   try {
-    ({ values } = parseArgs({
+    parsed = parseArgs({
       options: { user: { type: 'string' }, 'expires-in-days': { type: 'string' } },
       strict: true,
       allowPositionals: false,
-    }));
+      tokens: true,
+    });
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n${usage}`);
   }
+  // parseArgs keeps the last of a repeated option: `--user 1 --user 2` must not quietly mean user 2.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') continue;
+    if (seen.has(token.name)) throw new UsageError(`--${token.name} is given more than once\n${usage}`);
+    seen.add(token.name);
+  }
+  const values: { user?: string; 'expires-in-days'?: string } = parsed.values;
   if (values.user === undefined) throw new UsageError(`--user is required\n${usage}`);
   const userId = parseNumericId(values.user);
   if (userId === null) throw new UsageError(`--user must be a numeric user id; got ${JSON.stringify(values.user)}`);

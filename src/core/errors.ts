@@ -13,6 +13,7 @@ export const ErrorCode = {
   CONFLICT: 'CONFLICT',
   RATE_LIMITED: 'RATE_LIMITED',
   UNAVAILABLE: 'UNAVAILABLE',
+  RESPONSE_TOO_LARGE: 'RESPONSE_TOO_LARGE',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -33,8 +34,17 @@ export const badRequest = (message: string, extensions?: Record<string, unknown>
 export const rateLimited = (message: string) => fail(ErrorCode.RATE_LIMITED, message);
 export const payloadTooLarge = (message: string) => fail(ErrorCode.PAYLOAD_TOO_LARGE, message);
 export const UNAVAILABLE_MESSAGE = 'The service is unavailable, try again shortly';
-/** The database (or another service a request needs) cannot be reached: HTTP 503. */
-export const unavailable = () => fail(ErrorCode.UNAVAILABLE, UNAVAILABLE_MESSAGE, { http: { status: 503 } });
+/** What a 503 asks the client to wait, in seconds: the database, the key set or the session webhook coming back, or a restart. */
+export const RETRY_AFTER_SECONDS = '5';
+/** The database (or another service a request needs) cannot be reached: HTTP 503 with Retry-After (Apollo reads `http`, never sends it). */
+export const unavailable = () =>
+  fail(ErrorCode.UNAVAILABLE, UNAVAILABLE_MESSAGE, { http: { status: 503, headers: new Map([['retry-after', RETRY_AFTER_SECONDS]]) } });
+/** An answer that would be over RESPONSE_LIMIT (src/graphql/answer-size.ts): the client asks for less. */
+export const responseTooLarge = (limitBytes: number) =>
+  fail(
+    ErrorCode.RESPONSE_TOO_LARGE,
+    `The answer would be larger than ${limitBytes} bytes (the server's RESPONSE_LIMIT): ask for fewer items or fields`,
+  );
 export const badUserInput = (fields: FieldErrors, message = 'Some fields are invalid') =>
   fail(ErrorCode.BAD_USER_INPUT, message, { fields });
 

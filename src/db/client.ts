@@ -56,6 +56,12 @@ export type DatabaseOptions = {
   databaseDirectUrl?: string | undefined;
   /** False: driver-level reads are sent unnamed (a pooler in transaction mode keeps no named statement). Default true. */
   databasePreparedStatements?: boolean;
+  /**
+   * How long any wait on the database may last (DATABASE_STATEMENT_TIMEOUT, default 10 s): for a pooled
+   * connection, for a transaction to start, for a statement's answer. Past it the caller gets an error
+   * src/db/errors.ts reads as "unavailable"; on a server the stalled connection is dropped.
+   */
+  databaseStatementTimeoutMs?: number;
   /** A folder, or `memory://` for a throwaway embedded database. */
   dataDir: string;
   /** Apply pending migrations before returning (default true). */
@@ -68,14 +74,26 @@ export async function openDatabase({
   databaseUrl,
   databaseDirectUrl,
   databasePreparedStatements = true,
+  databaseStatementTimeoutMs = 10_000,
   dataDir,
   migrate = true,
   tracing,
 }: DatabaseOptions): Promise<Database> {
   const driver = databaseUrl
-    ? await openPostgres({ url: databaseUrl, directUrl: databaseDirectUrl ?? databaseUrl, migrate })
+    ? await openPostgres({
+        url: databaseUrl,
+        directUrl: databaseDirectUrl ?? databaseUrl,
+        migrate,
+        statementTimeoutMs: databaseStatementTimeoutMs,
+      })
     : await openPglite(dataDir, migrate);
-  const prisma = new PrismaClient({ adapter: driver.adapter, log: [{ emit: 'event', level: 'query' }] });
+  // A transaction waits at most the statement timeout to start (PGlite's one connection included); once
+  // started it may run long (a lesson may end with 10,000 concept results), each statement bounded on a server.
+  const prisma = new PrismaClient({
+    adapter: driver.adapter,
+    log: [{ emit: 'event', level: 'query' }],
+    transactionOptions: { maxWait: databaseStatementTimeoutMs, timeout: 60_000 },
+  });
   let statements = 0;
   // The client's type only lists `$on('query')` when its log option is a literal type; it is set above.
   (prisma as unknown as { $on(event: 'query', listener: () => void): void }).$on('query', () => {

@@ -11,7 +11,20 @@ export function* causeChain(error: unknown): Generator<Record<string, unknown>> 
   }
 }
 
-const unavailableCodes = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'ECONNREFUSED', 'ECONNRESET', '57P01', '57P03']);
+// P2028: a transaction could not start (or went on) in time; 57014: the server cancelled a statement (its statement_timeout).
+const unavailableCodes = new Set([
+  'P1001',
+  'P1002',
+  'P1008',
+  'P1017',
+  'P2024',
+  'P2028',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  '57P01',
+  '57P03',
+  '57014',
+]);
 
 /** True for an error that says the database cannot be reached, whatever layer raised it. */
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -18,6 +18,7 @@ import { OperationTypeNode, type DocumentNode, type GraphQLSchema } from 'graphq
 import { LRUCache } from 'lru-cache';
 import type { TrustedDocuments } from './trusted-documents.ts';
 import { compiledExecution } from './executor.ts';
+import { countAnswerBytes, withAnswerLimit } from './answer-size.ts';
 import { armorFor, graphqlLimits } from './limits.ts';
 import { RETRY_AFTER_SECONDS } from '../http/errors.ts';
 
@@ -56,6 +57,7 @@ export function createApollo({
   logger,
   plugins = [],
   trusted,
+  responseLimit,
 }: {
   schema: GraphQLSchema;
   playground: boolean;
@@ -64,14 +66,17 @@ export function createApollo({
   plugins?: ApolloServerPlugin<BaseContext>[];
   /** The trusted documents, parsed, validated and compiled before the first request (src/graphql/trusted-documents.ts). */
   trusted?: TrustedDocuments | undefined;
+  /** RESPONSE_LIMIT: the largest answer sent, in bytes (src/graphql/answer-size.ts); none when absent. */
+  responseLimit?: number | undefined;
 }) {
   const armor = armorFor();
   const execution = compiledExecution(schema);
+  if (responseLimit !== undefined) countAnswerBytes(schema);
   for (const listed of trusted?.documents ?? []) execution.keepCompiled(listed.document, listed.hash);
 
   return new ApolloServer<GraphQLContext>({
     // Operations run compiled by graphql-jit (src/graphql/executor.ts), through Apollo's gateway interface.
-    gateway: execution,
+    gateway: responseLimit === undefined ? execution : withAnswerLimit(execution, responseLimit),
     ...(trusted ? { documentStore: documentsWithTrusted(trusted) } : {}),
     // These packages' types resolve to @apollo/server's CommonJS declarations; the objects are the same.
     plugins: [

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { NOT_FOUND_MESSAGE, UNAVAILABLE_MESSAGE, type FieldErrors } from '../core/errors.ts';
+import { NOT_FOUND_MESSAGE, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE, type FieldErrors } from '../core/errors.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 
 // The one error envelope of every HTTP answer that is not GraphQL's own (docs/contract.md, Errors): an
@@ -19,8 +19,7 @@ export type MetaStatus =
   | 'error'
   | 'unavailable';
 
-/** What a 503 asks the client to wait, in seconds: the database, the key set or the session webhook coming back, or a restart. */
-export const RETRY_AFTER_SECONDS = '5';
+export { RETRY_AFTER_SECONDS };
 
 export type ErrorEnvelope = { meta: { status: MetaStatus; message: string; errors: FieldErrors | null } };
 
@@ -95,7 +94,8 @@ export function answerClientError(error: { code?: string }, socket: Socket): voi
  */
 export function httpErrorHandler(bodyLimit: number) {
   return (error: FastifyError | (Error & { statusCode?: number }), request: FastifyRequest, reply: FastifyReply) => {
-    if (isDatabaseUnavailable(error)) return reply.code(503).send(fromHttpStatus(503, UNAVAILABLE_MESSAGE));
+    if (isDatabaseUnavailable(error))
+      return reply.code(503).header('retry-after', RETRY_AFTER_SECONDS).send(fromHttpStatus(503, UNAVAILABLE_MESSAGE));
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'unexpected error');
     return reply.code(status).send(fromHttpStatus(status, status === 413 ? `The body is larger than ${bodyLimit} bytes` : error.message));

@@ -128,4 +128,21 @@ describe('npm run token:create', () => {
     },
     SLOW * 2,
   );
+
+  it(
+    'refuses an option given twice (which user was meant?), and creates nothing',
+    async () => {
+      const before = await target.withGateway((gateway) => gateway.snapshot());
+      const twice = await runCommand('token-create', ['--user', String(ids.owner), '--user', String(ids.staff)], target.env);
+      expect(twice.code).toBe(1);
+      expect(twice.stdout).toBe('');
+      expect(twice.stderr).toMatch(/--user is given more than once/);
+      expect(twice.stderr).not.toMatch(/\n\s+at /);
+      const days = await runCommand('token-create', ['--user', '1', '--expires-in-days', '3', '--expires-in-days=4'], target.env);
+      expect(days.code).toBe(1);
+      expect(days.stderr).toMatch(/--expires-in-days is given more than once/);
+      expect(await target.withGateway((gateway) => gateway.snapshot())).toBe(before);
+    },
+    SLOW,
+  );
 });
