@@ -107,6 +107,8 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
     credentials: true,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+    // A preflight's answer is kept by the browser this long, instead of being asked again before each call.
+    maxAge: config.corsMaxAgeSeconds,
   });
   // Prometheus metrics, only with METRICS_PORT, served on that port alone (src/metrics/).
   const metrics = config.metricsPort === undefined ? undefined : createMetrics();

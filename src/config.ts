@@ -83,6 +83,14 @@ const settings = {
     'CORS_ORIGINS',
     list.pipe(z.array(z.url({ protocol: /^https?$/ }).transform((origin) => origin.replace(/\/+$/, '')))),
   ),
+  /** How long a browser may keep a preflight's answer (`Access-Control-Max-Age`), in whole seconds; 0: not kept. */
+  corsMaxAgeSeconds: setting(
+    'CORS_MAX_AGE',
+    durationMs
+      .refine((ms) => ms % 1_000 === 0 && ms <= 86_400_000, 'must be whole seconds, from 0 to 24 hours')
+      .transform((ms) => ms / 1_000)
+      .default(600),
+  ),
   bodyLimit: setting('BODY_LIMIT', sizeInBytes.default(5 * 1024 * 1024)),
   /** The largest GraphQL answer sent; a larger one is `data: null` and one RESPONSE_TOO_LARGE error (src/graphql/answer-size.ts). */
   responseLimit: setting('RESPONSE_LIMIT', sizeInBytes.default(10 * 1024 * 1024)),

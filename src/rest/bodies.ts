@@ -68,10 +68,14 @@ function conceptResultInput(result: unknown): unknown {
   return input;
 }
 
-/** A finish_lesson body → FinishLessonInput's shape (400 when the body is not a JSON object). */
+/**
+ * A finish_lesson body → FinishLessonInput's shape (400 when the body is not a JSON object). The lessons
+ * client sends `follow_up: ""` when the follow-up has no name: like null, that is no follow-up (SPEC §14).
+ */
 export function finishLessonInputFromBody(body: unknown): Body {
   const object = requireJsonObject(body);
   const input = renamed(object, { follow_up: 'followUp', edition_id: 'editionId' });
+  if (input.followUp === '') delete input.followUp;
   const results = object.concept_results;
   if ('concept_results' in object) input.conceptResults = Array.isArray(results) ? results.map(conceptResultInput) : results;
   return input;

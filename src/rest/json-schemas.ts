@@ -50,7 +50,11 @@ export const activityBodySchema = (required: string[]) =>
   );
 export const finishLessonBody = object(
   {
-    follow_up: { type: 'boolean', description: "Assign the activity's follow-up activity to the classroom" },
+    follow_up: {
+      type: ['boolean', 'string', 'null'],
+      enum: [true, false, '', null],
+      description: 'Assign the activity\'s follow-up activity to the classroom; `""`, null or absent: no follow-up',
+    },
     edition_id: nullable(str),
     concept_results: {
       type: 'array',

@@ -132,6 +132,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('CORS_MAX_AGE: 10 minutes by default, whole seconds up to 24 hours, 0 allowed', () => {
+    expect(loadConfig({}).corsMaxAgeSeconds).toBe(600);
+    expect(loadConfig({ CORS_MAX_AGE: '2 hours' }).corsMaxAgeSeconds).toBe(7_200);
+    expect(loadConfig({ CORS_MAX_AGE: '0' }).corsMaxAgeSeconds).toBe(0);
+    expect(() => loadConfig({ CORS_MAX_AGE: '1500ms' })).toThrow(/CORS_MAX_AGE="1500ms": must be whole seconds, from 0 to 24 hours/);
+    expect(() => loadConfig({ CORS_MAX_AGE: '25h' })).toThrow(/CORS_MAX_AGE="25h"/);
+  });
+
   it('reads sizes with their units, durations in words or letters, and flags as 0/1/true/false', () => {
     expect(loadConfig({ BODY_LIMIT: '2kb' }).bodyLimit).toBe(2048);
     expect(loadConfig({ BODY_LIMIT: ' 3 MB ', ADMISSION_BYTES: '1gb' }).bodyLimit).toBe(3 * 1024 * 1024);

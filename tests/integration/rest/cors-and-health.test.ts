@@ -48,6 +48,28 @@ describe('CORS with CORS_ORIGINS set', () => {
     expect(String(answer.headers['access-control-allow-headers']).toLowerCase()).toMatch(/\bauthorization\b/);
   });
 
+  it('lets the browser keep a preflight for CORS_MAX_AGE (10 minutes by default), on REST and /graphql', async () => {
+    for (const [method, path] of [
+      ['PUT', finishLessonPath()],
+      ['POST', '/graphql'],
+    ] as const) {
+      const answer = await gateway.rest('OPTIONS', path, {
+        headers: { origin: LESSONS_ORIGIN, 'access-control-request-method': method, 'access-control-request-headers': 'content-type' },
+      });
+      expect(answer.status, path).toBeLessThan(300);
+      expect(answer.headers['access-control-max-age'], path).toBe('600');
+    }
+    const configured = await startGateway({ CORS_ORIGINS: LESSONS_ORIGIN, CORS_MAX_AGE: '2 hours' });
+    try {
+      const answer = await configured.rest('OPTIONS', finishLessonPath(), {
+        headers: { origin: LESSONS_ORIGIN, 'access-control-request-method': 'PUT' },
+      });
+      expect(answer.headers['access-control-max-age']).toBe('7200');
+    } finally {
+      await configured.close();
+    }
+  });
+
   it('lets the configured origin read an error too', async () => {
     const answer = await gateway.rest('PUT', classroomActivityPath('unpin_and_lock_activity'), { headers: { origin: LESSONS_ORIGIN } });
 

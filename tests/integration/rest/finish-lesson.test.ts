@@ -10,7 +10,7 @@ import { gatewayForTests, type RestAnswer } from '../../kit/gateway.ts';
 import { ids, legacyResult, tokens, uids } from '../../kit/fixture.ts';
 import { readClassroomActivity } from '../../kit/graphql.ts';
 import { DEFAULT_APP_URL, followUpClassroomActivities, followUpUrlFor } from '../../kit/finish-lesson.ts';
-import { finishLessonPath } from '../../kit/rest.ts';
+import { finishLessonPath, urlEncodedForm } from '../../kit/rest.ts';
 
 const gateway = gatewayForTests();
 
@@ -58,6 +58,25 @@ describe('a snake_case body', () => {
     expect(answer.status, answer.text).toBe(200);
     const [followUp] = await followUpClassroomActivities(gateway);
     expect(answer.body).toEqual({ follow_up_url: followUpUrlFor(followUp!.id) });
+  });
+
+  it('follow_up "", null or absent means no follow-up, as the lessons client sends it (SPEC §14), JSON or form', async () => {
+    const bodies: [string, { body?: unknown; payload?: string; headers?: Record<string, string> }][] = [
+      ['""', { body: { follow_up: '', concept_results: twoResults() } }],
+      ['null', { body: { follow_up: null, concept_results: twoResults() } }],
+      ['absent', { body: { concept_results: twoResults() } }],
+      ['"" in a form', urlEncodedForm({ json: JSON.stringify({ follow_up: '', concept_results: twoResults() }) })],
+    ];
+    for (const [name, request] of bodies) {
+      await gateway.reset();
+      const answer = await gateway.rest('PUT', finishLessonPath(), { token: tokens.owner, ...request });
+      expect(answer.status, `${name}: ${answer.text}`).toBe(200);
+      expect(answer.body).toEqual({ follow_up_url: DEFAULT_APP_URL });
+      expect(await followUpClassroomActivities(gateway)).toEqual([]);
+      expect((await readClassroomActivity(gateway))!).toMatchObject({ completed: true });
+    }
+    // Any other string is still not a boolean.
+    expect((await finish({ follow_up: 'yes' })).status).toBe(422);
   });
 
   it('reads edition_id on a concept result when the body has none', async () => {
