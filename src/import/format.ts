@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { isStorableText, UNSTORABLE } from '../core/json.ts';
 import { jsonObject } from '../core/validation.ts';
 
 // The import file format (docs/contract.md, Running it). Every list is optional; ids are the records' own.
 
 const id = z.number().int().min(1).max(2_147_483_647);
-const text = z.string().min(1);
+// Every string is one PostgreSQL can store (no NUL): refused here, naming the record and field, not by the driver.
+const string = () => z.string().refine(isStorableText, UNSTORABLE);
+const text = string().min(1);
 // Checked as a client's JSON is: at most 32 levels deep, strings PostgreSQL can store (src/core/json.ts).
 const json = jsonObject;
 const date = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
@@ -16,9 +19,9 @@ export const importFile = z.object({
       z.object({
         id,
         name: text,
-        email: nullable(z.string()),
+        email: nullable(string()),
         role: z.enum(['teacher', 'student', 'staff']),
-        token: nullable(z.string().min(16, 'must be at least 16 characters')),
+        token: nullable(string().min(16, 'must be at least 16 characters')),
       }),
     )
     .default([]),
@@ -45,10 +48,10 @@ export const importFile = z.object({
         id,
         uid: text,
         name: text,
-        description: z.string().default(''),
-        flags: z.array(z.string()).default([]),
+        description: string().default(''),
+        flags: z.array(string()).default([]),
         data: json.default({}),
-        supportingInfo: nullable(z.string()),
+        supportingInfo: nullable(string()),
         followUpActivityId: nullable(id),
         classificationId: nullable(id),
       }),
@@ -68,7 +71,7 @@ export const importFile = z.object({
         locked: z.boolean().default(false),
         pinned: z.boolean().default(false),
         completed: z.boolean().default(false),
-        editionId: nullable(z.string()),
+        editionId: nullable(string()),
         dueDate: nullable(date),
       }),
     )

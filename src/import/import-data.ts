@@ -8,7 +8,7 @@ import { importFile, type ImportFile } from './format.ts';
 
 // Loads the import format (docs/contract.md, Running it) inside the caller's transaction: everything is
 // checked before the first write, then each record is upserted by id (so a second run changes nothing),
-// and the id sequences are moved past the imported ids.
+// and the id sequences are moved past the imported ids, never backwards.
 
 export class ImportError extends Error {}
 
@@ -236,10 +236,30 @@ const sequencedTables = [
   'access_tokens',
 ];
 
-/** Records created later get ids above the imported ones. */
+/**
+ * Records created later get ids above the imported ones, and a sequence only ever moves forward: beside
+ * live traffic, another writer may have taken ids this transaction cannot see. The tables are locked
+ * against writes from here to the commit (a writer in flight finishes first, and its rows are then seen);
+ * reads go on. Each sequence is moved to MAX(id) + 1 only when that is past its own next value.
+ */
 async function moveSequencesPastIds(tx: Tx): Promise<void> {
-  const statements = sequencedTables.map(
-    (table) => `SELECT setval(pg_get_serial_sequence('"${table}"', 'id'), COALESCE((SELECT MAX(id) FROM "${table}"), 0) + 1, false)`,
-  );
-  await tx.$queryRawUnsafe(statements.join(' UNION ALL '));
+  await tx.$executeRawUnsafe(`LOCK TABLE ${sequencedTables.map((table) => `"${table}"`).join(', ')} IN EXCLUSIVE MODE`);
+  await tx.$executeRawUnsafe(`
+    DO $$
+    DECLARE
+      t text;
+      seq text;
+      top bigint;
+      last bigint;
+      called boolean;
+    BEGIN
+      FOREACH t IN ARRAY ARRAY[${sequencedTables.map((table) => `'${table}'`).join(', ')}] LOOP
+        seq := pg_get_serial_sequence(quote_ident(t), 'id');
+        EXECUTE format('SELECT COALESCE(MAX(id), 0) + 1 FROM %I', t) INTO top;
+        EXECUTE format('SELECT last_value, is_called FROM %s', seq) INTO last, called;
+        IF top > (CASE WHEN called THEN last + 1 ELSE last END) THEN
+          PERFORM setval(seq, top, false);
+        END IF;
+      END LOOP;
+    END $$`);
 }

@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixture, ids, lessonStudentNames, names, tokens, uids } from '../../kit/fixture.ts';
 import type { Gateway } from '../../kit/gateway.ts';
@@ -274,6 +276,43 @@ describe('npm run db:import', () => {
       expect(await target.withGateway((gateway) => gateway.snapshot())).toBe(before);
     },
     SLOW * 2,
+  );
+
+  it(
+    'refuses a file that is not UTF-8, naming the byte offset, or a text holding a NUL, naming the record and field; writes nothing',
+    async () => {
+      expect((await importFile(file())).code).toBe(0);
+      const before = await target.withGateway((gateway) => gateway.snapshot());
+
+      // Latin-1 where UTF-8 belongs: the file is refused, not read with U+FFFD in place of the byte.
+      const latin1 = Buffer.concat([
+        Buffer.from('{"users": [{"id": 1, "name": "Ad', 'utf8'),
+        Buffer.from([0xe9]),
+        Buffer.from('a", "role": "teacher"}]}'),
+      ]);
+      const path = join(target.dir, 'latin1.json');
+      await writeFile(path, latin1);
+      const notUtf8 = await runCommand('import', [path], target.env);
+      expect(notUtf8.code).toBe(1);
+      expect(notUtf8.stdout).toBe('');
+      expect(notUtf8.stderr).toMatch(/latin1\.json is not valid UTF-8/);
+      expect(notUtf8.stderr).toContain(`byte offset ${latin1.indexOf(0xe9)}`);
+      expect(notUtf8.stderr).not.toMatch(/\n\s+at /);
+
+      // PostgreSQL stores no NUL in a text: named like any other bad field, not a driver's stack trace.
+      const nul = file();
+      nul.users[0]!.name = 'Ada\u0000Park';
+      nul.activities[1]!.description = 'before\u0000after';
+      const withNul = await importFile(nul, 'nul.json');
+      expect(withNul.code).toBe(1);
+      expect(withNul.stdout).toBe('');
+      expect(withNul.stderr).toContain(`users[0] (id ${ids.owner}): name: must not contain a NUL character`);
+      expect(withNul.stderr).toContain(`activities[1] (id ${ids.followUp}): description: must not contain a NUL character`);
+      expect(withNul.stderr).not.toMatch(/\n\s+at |prisma/i);
+
+      expect(await target.withGateway((gateway) => gateway.snapshot())).toBe(before);
+    },
+    SLOW,
   );
 
   it(
