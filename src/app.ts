@@ -1,3 +1,4 @@
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { parse, type GraphQLSchema } from 'graphql';
@@ -8,6 +9,7 @@ import type { Config } from './config.ts';
 import { EventHub } from './core/event-hub.ts';
 import type { Database } from './db/client.ts';
 import { rethrowUnavailable } from './db/errors.ts';
+import { crossSiteMutations } from './graphql/csrf.ts';
 import { createContext } from './graphql/request-context.ts';
 import { registerGraphqlRoute } from './graphql/route.ts';
 import { buildSchema } from './graphql/schema.ts';
@@ -113,6 +115,8 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     ...(metrics ? { onOutcome: metrics.countAuthentication } : {}),
   });
   const authentication = authenticationPerRequest(authenticator);
+  // A /graphql mutation an ambient credential signed in from a foreign Origin is refused (src/graphql/csrf.ts).
+  const mutations = crossSiteMutations(authentication, config.corsOrigins);
   const admission = await registerHardening(app, { config, lifecycle, authentication, rateLimitStore });
   metrics?.observeHttp(app);
 
@@ -128,7 +132,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
         ...(metrics ? [metrics.apolloPlugin(api)] : []),
         ...(tracing ? [tracing.apolloPlugin] : []),
         // /graphql's answers: public reads tagged, every other private (the REST shim sets its own).
-        ...(api === 'graphql' ? [publicReadsPlugin(publicReads)] : []),
+        ...(api === 'graphql' ? [publicReadsPlugin(publicReads), mutations.plugin as ApolloServerPlugin<BaseContext>] : []),
         // After a mutation here, the next public read does not trust the version held in memory (public-reads.ts).
         ...(cache ? [catalogueChangesPlugin(catalogue)] : []),
       ],
@@ -207,7 +211,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   });
   registerGraphqlRoute(app, {
     apollo,
-    contextFor,
+    contextFor: mutations.contextFor(contextFor),
     websocket: websocket.handler,
     eventStream: eventStreams.handler,
     playground: config.playground,

@@ -6,7 +6,8 @@ import type { Authentication } from '../../auth/authenticator.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { badRequest, rateLimited, unauthenticated, unavailable } from '../../core/errors.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
-import { originTrusted, type RequestAuthentication } from '../../http/authentication.ts';
+import { ambientFromForeignOrigin } from '../../http/ambient-credentials.ts';
+import type { RequestAuthentication } from '../../http/authentication.ts';
 import { RETRY_AFTER_SECONDS } from '../../http/errors.ts';
 import type { GraphQLContext } from '../../modules/context.ts';
 import { refuseAsCsrf, refusedAsCsrfOnStream } from '../csrf.ts';
@@ -139,8 +140,8 @@ export function createServerSentEvents(
       if (isDatabaseUnavailable(error)) return tryLater(reply);
       throw error;
     }
-    // Cookies count only from an origin that may use them, as on a WebSocket (docs/identity.md).
-    const { viewer, callerKey, expiresAt } = known.fromCookie && !originTrusted(request, corsOrigins) ? anonymous : known;
+    // Ambient credentials (cookies, HTTP Basic) count only from an origin that may use them, as on a WebSocket.
+    const { viewer, callerKey, expiresAt } = ambientFromForeignOrigin(request, known, corsOrigins) ? anonymous : known;
     if (viewer.kind === 'invalid')
       return refuse(
         reply.header('www-authenticate', 'Bearer error="invalid_token"'),
