@@ -132,9 +132,6 @@ export function createSubscriptionService({
       return prepareText(admitted.text ?? payload.query, payload, viewer, transport);
     },
 
-    /** For a transport whose route applies the trusted documents itself (/graphql/stream, as /graphql). */
-    prepareText,
-
     /** graphql-js's subscribe, counted while it runs its access checks (shutdown waits for them), traced when on. */
     subscribe: async (args: ExecutionArgs) => {
       settingUp += 1;
