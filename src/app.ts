@@ -17,7 +17,7 @@ import { armorFor } from './graphql/limits.ts';
 import { createApollo } from './graphql/server.ts';
 import { isPublicOperation, PublicDocuments } from './graphql/public-documents.ts';
 import { catalogueChangesPlugin, publicReadsPlugin, releaseOf, type PublicReads } from './graphql/public-reads.ts';
-import { loadTrustedDocuments, type OnOutside, type TrustedDocuments } from './graphql/trusted-documents.ts';
+import { outsideRunsPlugin, trustedDocumentsFor, type OnOutside, type TrustedDocuments } from './graphql/trusted-documents.ts';
 import { createSubscriptionService } from './graphql/subscriptions/service.ts';
 import { createServerSentEvents } from './graphql/subscriptions/sse.ts';
 import { registerWebSocketSubscriptions } from './graphql/subscriptions/websocket.ts';
@@ -133,6 +133,8 @@ export async function buildApp({ config, database, lifecycle = { draining: false
         ...(tracing ? [tracing.apolloPlugin] : []),
         // /graphql's answers: public reads tagged, every other private (the REST shim sets its own).
         ...(api === 'graphql' ? [publicReadsPlugin(publicReads), mutations.plugin as ApolloServerPlugin<BaseContext>] : []),
+        // In log mode, an operation outside the trusted documents is counted once it runs (src/graphql/trusted-documents.ts).
+        ...(api === 'graphql' && trusted ? [outsideRunsPlugin(onOutsideTrusted)] : []),
         // After a mutation here, the next public read does not trust the version held in memory (public-reads.ts).
         ...(cache ? [catalogueChangesPlugin(catalogue)] : []),
       ],
@@ -155,9 +157,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   const publicReads = cache && { cache, documents: new PublicDocuments() };
   const validationRules = armorFor().validationRules;
   // The operations the first-party clients ship, read at start: a bad manifest stops the start.
-  const trusted = config.trustedDocuments
-    ? loadTrustedDocuments(config.trustedDocuments, config.trustedDocumentsMode, publicSchema, validationRules)
-    : undefined;
+  const trusted = trustedDocumentsFor(config, publicSchema, validationRules);
   const onOutsideTrusted: OnOutside = (outcome, reason) => {
     metrics?.countOutsideTrusted(outcome, reason);
     if (outcome === 'ran') app.log.warn({ reason }, 'an operation outside the trusted documents ran (TRUSTED_DOCUMENTS_MODE=log)');

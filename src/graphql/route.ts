@@ -7,7 +7,7 @@ import { withPlayground } from '../playground/plugin.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
 import { withCsrfPrevention } from './csrf.ts';
 import { withPublicReads, type PublicReads } from './public-reads.ts';
-import { referenceIn, type OnOutside, type TrustedDocuments } from './trusted-documents.ts';
+import { markOutside, referenceIn, type OnOutside, type OutsideReason, type TrustedDocuments } from './trusted-documents.ts';
 
 // The /graphql route: a browser's GET gets the playground (when on), an upgrade is a WebSocket for
 // subscriptions, and every other request is Apollo's after the CSRF check (csrf.ts), the trusted documents
@@ -23,7 +23,7 @@ export type GraphqlRouteOptions = {
   tracing: Tracing | undefined;
   /** When set, only its documents run (or, in `log` mode, the others are counted): src/graphql/trusted-documents.ts. */
   trusted: TrustedDocuments | undefined;
-  /** Told of each operation outside the trusted documents: refused, or run (the metrics, the log). */
+  /** Told of each operation refused by the trusted documents (those run outside them are told by outsideRunsPlugin). */
   onOutside: OnOutside;
   /** HTTP caching of public reads (src/graphql/public-reads.ts); undefined when PUBLIC_CACHE_MAX_AGE is 0. */
   publicReads: PublicReads | undefined;
@@ -33,10 +33,15 @@ export function registerGraphqlRoute(
   app: FastifyInstance,
   { apollo, contextFor, websocket, eventStream, playground, tracing, trusted, onOutside, publicReads }: GraphqlRouteOptions,
 ): void {
-  const apolloHandler = fastifyApolloHandler(apollo, { context: contextFor });
+  // A request let through outside the trusted documents (log mode): its context is marked, and counted once it runs.
+  const outside = new WeakMap<FastifyRequest, OutsideReason>();
+  const context = async (request: FastifyRequest) => markOutside(await contextFor(request), outside.get(request));
+  const apolloHandler = fastifyApolloHandler(apollo, { context });
   const handler = withPlayground(
     playground,
-    withCsrfPrevention(withTrustedDocuments(trusted, onOutside, withPublicReads(publicReads, withOperationSpan(tracing, apolloHandler)))),
+    withCsrfPrevention(
+      withTrustedDocuments(trusted, onOutside, outside, withPublicReads(publicReads, withOperationSpan(tracing, apolloHandler))),
+    ),
   );
   // @fastify/websocket takes upgrades on GET routes only.
   app.route({ url: '/graphql', method: 'GET', handler, wsHandler: websocket });
@@ -81,6 +86,7 @@ function runListed(request: FastifyRequest, text: string): void {
 function withTrustedDocuments<Handler extends (this: FastifyInstance, request: FastifyRequest<any>, reply: FastifyReply<any>) => unknown>(
   trusted: TrustedDocuments | undefined,
   onOutside: GraphqlRouteOptions['onOutside'],
+  outside: WeakMap<FastifyRequest, OutsideReason>,
   handler: Handler,
 ): Handler {
   if (!trusted) return handler;
@@ -97,6 +103,7 @@ function withTrustedDocuments<Handler extends (this: FastifyInstance, request: F
         .send({ errors: [{ message, extensions: { code: extensions.code } }] });
     }
     if (admitted.text !== undefined) runListed(request, admitted.text);
+    if (admitted.outside) outside.set(request, admitted.outside);
     return handler.call(this, request, reply);
   } as Handler;
 }
