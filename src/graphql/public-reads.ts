@@ -7,6 +7,7 @@ import { OperationTypeNode, printSchema, type GraphQLSchema } from 'graphql';
 import { projectRoot } from '../paths.ts';
 import type { CatalogueVersion } from '../http/catalogue-version.ts';
 import { PRIVATE_NO_STORE, type PublicCache } from '../http/public-cache.ts';
+import { persistedQueryHash } from './persisted-query.ts';
 import type { PublicDocuments } from './public-documents.ts';
 
 // Public GraphQL reads by GET (docs/operations.md, HTTP caching): Apollo's plugin tags the answer of a public
@@ -96,12 +97,8 @@ function documentHashOf(params: URLSearchParams): string | undefined {
   if (query) return createHash('sha256').update(query).digest('hex');
   const [extensions, ...more] = params.getAll('extensions');
   if (!extensions || more.length > 0) return undefined;
-  try {
-    const hash = (JSON.parse(extensions) as { persistedQuery?: { sha256Hash?: unknown } } | null)?.persistedQuery?.sha256Hash;
-    return typeof hash === 'string' ? hash : undefined;
-  } catch {
-    return undefined;
-  }
+  const hash = persistedQueryHash(extensions);
+  return typeof hash === 'string' ? hash : undefined;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { GraphQLContext } from '../modules/context.ts';
 import { withPlayground } from '../playground/plugin.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
 import { withCsrfPrevention } from './csrf.ts';
+import { extensionsOf, withoutPersistedQuery } from './persisted-query.ts';
 import { withPublicReads, type PublicReads } from './public-reads.ts';
 import { markOutside, referenceIn, type OnOutside, type OutsideReason, type TrustedDocuments } from './trusted-documents.ts';
 
@@ -55,11 +56,6 @@ export function registerGraphqlRoute(
  * reads from the URL); the id or hash that named it is dropped: the list, not the client, vouches for the text.
  */
 function runListed(request: FastifyRequest, text: string): void {
-  const withoutPersistedQuery = (extensions: unknown) => {
-    if (!extensions || typeof extensions !== 'object') return extensions;
-    const { persistedQuery: _persistedQuery, ...rest } = extensions as Record<string, unknown>;
-    return rest;
-  };
   if (request.method !== 'GET') {
     const body = request.body as Record<string, unknown>;
     body.query = text;
@@ -70,14 +66,9 @@ function runListed(request: FastifyRequest, text: string): void {
   const url = new URL(request.url, 'http://gateway.invalid');
   url.searchParams.set('query', text);
   url.searchParams.delete('documentId');
-  const extensions = url.searchParams.get('extensions');
-  if (extensions !== null) {
-    try {
-      url.searchParams.set('extensions', JSON.stringify(withoutPersistedQuery(JSON.parse(extensions))));
-    } catch {
-      // Not JSON: Apollo answers it as it would.
-    }
-  }
+  // Extensions that are not JSON are left as sent: Apollo answers them as it would.
+  const extensions = extensionsOf(url.searchParams.get('extensions') ?? undefined);
+  if (extensions !== undefined) url.searchParams.set('extensions', JSON.stringify(withoutPersistedQuery(extensions)));
   request.raw.url = `${url.pathname}${url.search}`;
 }
 

@@ -13,6 +13,7 @@ import {
 } from 'graphql';
 import { ConfigError, type Config } from '../config.ts';
 import { graphqlLimits } from './limits.ts';
+import { persistedQueryHash } from './persisted-query.ts';
 
 // The operations the first-party clients ship (docs/trusted-documents.md): a manifest read, parsed and
 // validated at start; each request by id or by text is run as the listed document, or refused (`enforce`),
@@ -45,16 +46,11 @@ export type OnOutside = (outcome: 'refused' | 'ran', reason: OutsideReason) => v
  */
 export function referenceIn(fields: Record<string, unknown> | null | undefined): DocumentReference {
   if (!fields || typeof fields !== 'object') return {};
-  let extensions = fields.extensions;
-  if (typeof extensions === 'string') {
-    try {
-      extensions = JSON.parse(extensions);
-    } catch {
-      extensions = undefined;
-    }
-  }
-  const persistedQuery = (extensions as { persistedQuery?: { sha256Hash?: unknown } } | null | undefined)?.persistedQuery;
-  return { query: fields.query === '' ? undefined : fields.query, documentId: fields.documentId, sha256Hash: persistedQuery?.sha256Hash };
+  return {
+    query: fields.query === '' ? undefined : fields.query,
+    documentId: fields.documentId,
+    sha256Hash: persistedQueryHash(fields.extensions),
+  };
 }
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
