@@ -7,6 +7,7 @@ import { OperationTypeNode, printSchema, type GraphQLSchema } from 'graphql';
 import { projectRoot } from '../paths.ts';
 import type { CatalogueVersion } from '../http/catalogue-version.ts';
 import { PRIVATE_NO_STORE, type PublicCache } from '../http/public-cache.ts';
+import { notModified, tagNow } from '../http/public-tags.ts';
 import { persistedQueryHash } from './persisted-query.ts';
 import type { PublicDocuments } from './public-documents.ts';
 
@@ -123,12 +124,9 @@ export function withPublicReads<Handler extends (this: FastifyInstance, request:
       const hash = documentHashOf(params);
       const operationName = params.getAll('operationName');
       if (hash && operationName.length <= 1 && documents.judgedPublic(hash, operationName[0])) {
-        const version = await cache.version();
-        const tag = version === undefined ? undefined : cache.tagFor(version, askedBy(search, request.headers.accept));
-        if (tag && cache.namesTag(request.headers, tag)) {
-          cache.markPublic(reply, tag);
-          return reply.code(304).send();
-        }
+        const tag = await tagNow(cache, askedBy(search, request.headers.accept));
+        const answered = tag && notModified(cache, request.headers, reply as FastifyReply, tag, 'before');
+        if (answered) return answered;
       }
     }
     const answer = await graphql.call(this, request, reply);

@@ -6,6 +6,7 @@ import { viewerOfWrite } from '../http/ambient-credentials.ts';
 import type { RequestAuthentication } from '../http/authentication.ts';
 import { fromGraphQLError, RETRY_AFTER_SECONDS } from '../http/errors.ts';
 import type { PublicCache } from '../http/public-cache.ts';
+import { notModified, tagNow } from '../http/public-tags.ts';
 import { docsPage, openApiDocument } from './openapi.ts';
 import { routes, type RestRoute } from './routes.ts';
 
@@ -84,13 +85,9 @@ export async function restRoutes(
         let tag: string | undefined;
         if (cache?.mayBePublic(request.method, request.headers)) {
           cache.addVary(reply);
-          const version = await cache.version();
-          tag =
-            version === undefined ? undefined : cache.tagFor(version, ['rest', route.url, (request.params as { id?: string }).id ?? '']);
-          if (tag && cache.namesTag(request.headers, tag)) {
-            cache.markPublic(reply, tag);
-            return reply.code(304).send();
-          }
+          tag = await tagNow(cache, ['rest', route.url, (request.params as { id?: string }).id ?? '']);
+          const answered = tag && notModified(cache, request.headers, reply, tag, 'before');
+          if (answered) return answered;
         }
         const { status, body } = await run(route, request);
         if (status === 401 && authentication.known(request)?.viewer.kind === 'invalid')
@@ -98,8 +95,9 @@ export async function restRoutes(
         if (status === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
         // Only a found resource is public: a 404 (or any other error) is not kept.
         if (cache && tag && status === 200) {
+          const answered = notModified(cache, request.headers, reply, tag, 'after');
+          if (answered) return answered;
           cache.markPublic(reply, tag);
-          if (cache.notModified(request.headers, tag)) return reply.code(304).send();
         }
         return reply.code(status).send(body);
       },
