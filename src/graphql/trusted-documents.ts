@@ -151,8 +151,37 @@ export function outsideRunsPlugin(onOutside: OnOutside): ApolloServerPlugin<Base
 
 type Entry = { id: string; text: unknown; entry: string };
 
+/**
+ * The first key that the top-level object of `json` (text JSON.parse has accepted) holds twice, which
+ * JSON.parse would keep only the last value of; undefined when none does.
+ */
+function repeatedTopLevelKey(json: string): string | undefined {
+  const keyFollows = /\s*:/y;
+  const seen = new Set<string>();
+  let depth = 0;
+  for (let index = 0; index < json.length; index += 1) {
+    const char = json[index]!;
+    if (char === '{' || char === '[') depth += 1;
+    else if (char === '}' || char === ']') depth -= 1;
+    else if (char === '"') {
+      let end = index + 1;
+      while (json[end] !== '"') end += json[end] === '\\' ? 2 : 1;
+      const literal = json.slice(index, end + 1);
+      index = end;
+      // A string at the top level followed by `:` is a key.
+      keyFollows.lastIndex = end + 1;
+      if (depth === 1 && keyFollows.test(json)) {
+        const key = JSON.parse(literal) as string;
+        if (seen.has(key)) return key;
+        seen.add(key);
+      }
+    }
+  }
+  return undefined;
+}
+
 /** The manifest's entries, in either format: graphql-codegen's id → text object, or Apollo's persisted query manifest. */
-function entriesOf(manifest: unknown, fail: (message: string) => never): Entry[] {
+function entriesOf(source: string, manifest: unknown, fail: (message: string) => never): Entry[] {
   if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest)) fail('expected a JSON object');
   const object = manifest as Record<string, unknown>;
   if (object.format === 'apollo-persisted-query-manifest') {
@@ -165,6 +194,8 @@ function entriesOf(manifest: unknown, fail: (message: string) => never): Entry[]
       return { id, text: body, entry };
     });
   }
+  const repeated = repeatedTopLevelKey(source);
+  if (repeated !== undefined) fail(`${JSON.stringify(repeated)}: the id is listed twice`);
   return Object.entries(object).map(([id, text]) => ({ id, text, entry: JSON.stringify(id) }));
 }
 
@@ -188,12 +219,14 @@ export function loadTrustedDocuments(
   const introspectionOff = introspection ? '' : ' (introspection is off: NODE_ENV=production without PLAYGROUND=1)';
   const entryOfId = new Map<string, string>();
   let manifest: unknown;
+  let source = '';
   try {
-    manifest = JSON.parse(readFileSync(file, 'utf8'));
+    source = readFileSync(file, 'utf8');
+    manifest = JSON.parse(source);
   } catch (error) {
     fail(`cannot be read as JSON (${(error as Error).message})`);
   }
-  const documents = entriesOf(manifest, fail).map(({ id, text, entry }) => {
+  const documents = entriesOf(source, manifest, fail).map(({ id, text, entry }) => {
     if (typeof text !== 'string' || text.trim() === '') fail(`${entry}: the document must be a non-empty string`);
     const hash = sha256(text as string);
     const bare = withoutPrefix(id);

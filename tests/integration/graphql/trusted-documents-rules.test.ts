@@ -68,6 +68,28 @@ describe('a manifest with two entries under one id stops the start', () => {
     const prefixed = manifest({ viewer: VIEWER, 'sha256:viewer': 'query Other { activities(first: 1) { totalCount } }' });
     expect(failure({ TRUSTED_DOCUMENTS: prefixed })).toMatch(/"sha256:viewer": .*"viewer"/);
   });
+
+  it('in graphql-codegen’s object, a key written twice (which JSON.parse reads as its last value)', () => {
+    const file = join(dir, 'twice.json');
+    writeFileSync(
+      file,
+      `{ "viewer": ${JSON.stringify(VIEWER)},\n  "a\\"b": "query { __typename }", "viewer" : "query Other { activities(first: 1) { totalCount } }" }`,
+    );
+    expect(failure({ TRUSTED_DOCUMENTS: file })).toMatch(/"viewer": the id is listed twice/);
+    const nested = join(dir, 'nested.json');
+    writeFileSync(
+      nested,
+      JSON.stringify({
+        format: 'apollo-persisted-query-manifest',
+        version: 1,
+        operations: [
+          { id: 'a', name: 'A', type: 'query', body: VIEWER },
+          { id: 'b', name: 'B', type: 'query', body: 'query B { viewer { id } }' },
+        ],
+      }),
+    );
+    expect(load({ TRUSTED_DOCUMENTS: nested })?.documents).toHaveLength(2);
+  });
 });
 
 describe('log mode counts as run only what ran', () => {
