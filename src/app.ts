@@ -1,3 +1,4 @@
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { parse, type GraphQLSchema } from 'graphql';
@@ -8,6 +9,7 @@ import type { Config } from './config.ts';
 import { EventHub } from './core/event-hub.ts';
 import type { Database } from './db/client.ts';
 import { rethrowUnavailable } from './db/errors.ts';
+import { crossSiteMutations } from './graphql/csrf.ts';
 import { createContext } from './graphql/request-context.ts';
 import { registerGraphqlRoute } from './graphql/route.ts';
 import { buildSchema } from './graphql/schema.ts';
@@ -15,7 +17,7 @@ import { armorFor } from './graphql/limits.ts';
 import { createApollo } from './graphql/server.ts';
 import { isPublicOperation, PublicDocuments } from './graphql/public-documents.ts';
 import { catalogueChangesPlugin, publicReadsPlugin, releaseOf, type PublicReads } from './graphql/public-reads.ts';
-import { loadTrustedDocuments, type OnOutside, type TrustedDocuments } from './graphql/trusted-documents.ts';
+import { outsideRunsPlugin, trustedDocumentsFor, type OnOutside, type TrustedDocuments } from './graphql/trusted-documents.ts';
 import { createSubscriptionService } from './graphql/subscriptions/service.ts';
 import { createServerSentEvents } from './graphql/subscriptions/sse.ts';
 import { registerWebSocketSubscriptions } from './graphql/subscriptions/websocket.ts';
@@ -121,6 +123,8 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     ...(metrics ? { onOutcome: metrics.countAuthentication } : {}),
   });
   const authentication = authenticationPerRequest(authenticator);
+  // A /graphql mutation an ambient credential signed in from a foreign Origin is refused (src/graphql/csrf.ts).
+  const mutations = crossSiteMutations(authentication, config.corsOrigins);
   const admission = await registerHardening(app, { config, lifecycle, authentication, rateLimitStore });
   metrics?.observeHttp(app);
 
@@ -137,7 +141,9 @@ export async function buildApp({ config, database, lifecycle = { draining: false
         ...(metrics ? [metrics.apolloPlugin(api)] : []),
         ...(tracing ? [tracing.apolloPlugin] : []),
         // /graphql's answers: public reads tagged, every other private (the REST shim sets its own).
-        ...(api === 'graphql' ? [publicReadsPlugin(publicReads)] : []),
+        ...(api === 'graphql' ? [publicReadsPlugin(publicReads), mutations.plugin as ApolloServerPlugin<BaseContext>] : []),
+        // In log mode, an operation outside the trusted documents is counted once it runs (src/graphql/trusted-documents.ts).
+        ...(api === 'graphql' && trusted ? [outsideRunsPlugin(onOutsideTrusted)] : []),
         // After a mutation here, the next public read does not trust the version held in memory (public-reads.ts).
         ...(cache ? [catalogueChangesPlugin(catalogue)] : []),
       ],
@@ -160,9 +166,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   const publicReads = cache && { cache, documents: new PublicDocuments() };
   const validationRules = armorFor().validationRules;
   // The operations the first-party clients ship, read at start: a bad manifest stops the start.
-  const trusted = config.trustedDocuments
-    ? loadTrustedDocuments(config.trustedDocuments, config.trustedDocumentsMode, publicSchema, validationRules)
-    : undefined;
+  const trusted = trustedDocumentsFor(config, publicSchema, validationRules);
   const onOutsideTrusted: OnOutside = (outcome, reason) => {
     metrics?.countOutsideTrusted(outcome, reason);
     if (outcome === 'ran') app.log.warn({ reason }, 'an operation outside the trusted documents ran (TRUSTED_DOCUMENTS_MODE=log)');
@@ -216,7 +220,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   });
   registerGraphqlRoute(app, {
     apollo,
-    contextFor,
+    contextFor: mutations.contextFor(contextFor),
     websocket: websocket.handler,
     eventStream: eventStreams.handler,
     playground: config.playground,

@@ -26,10 +26,3 @@ export function readCredentials(header: string | undefined): PresentedCredential
 export function credentialsKey(authorization: string): string {
   return hash('sha256', authorization.trim(), 'hex').slice(0, 32);
 }
-
-/** Whether a request could carry credentials a browser adds by itself (HTTP Basic or another scheme, any cookie): the CSRF rules' question. */
-export function mayCarryAmbientCredentials(headers: { authorization?: string | undefined; cookie?: string | undefined }): boolean {
-  if (headers.cookie !== undefined && headers.cookie.trim() !== '') return true;
-  const authorization = headers.authorization?.trim() ?? '';
-  return authorization !== '' && !/^bearer\s/i.test(authorization);
-}

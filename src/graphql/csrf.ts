@@ -1,7 +1,11 @@
+import type { ApolloServerPlugin } from '@apollo/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
-import { mayCarryAmbientCredentials } from '../auth/credentials.ts';
-import { originTrusted } from '../http/authentication.ts';
+import { OperationTypeNode } from 'graphql';
+import { crossSite } from '../auth/viewer.ts';
+import { ambientFromForeignOrigin, mayCarryAmbientCredentials, originTrusted } from '../http/ambient-credentials.ts';
+import type { RequestAuthentication } from '../http/authentication.ts';
+import type { GraphQLContext } from '../modules/context.ts';
 
 // CSRF prevention on /graphql and /graphql/stream, in place of Apollo's, which refuses the GET queries
 // standard clients send: a GET without credentials a browser adds by itself is served; any other request
@@ -58,6 +62,36 @@ const refusal = {
 
 /** Answers a request refused as a possible CSRF. */
 export const refuseAsCsrf = (reply: FastifyReply) => reply.code(400).type('application/json; charset=utf-8').send(refusal);
+
+/** Marks the context of a /graphql request that an ambient credential signed in from a foreign Origin (kept by Apollo's copy of it). */
+const fromForeignOrigin = Symbol('ambient credential from a foreign Origin');
+type MarkedContext = GraphQLContext & { [fromForeignOrigin]?: true };
+
+/**
+ * The ambient-credential rule on /graphql's mutations (src/http/ambient-credentials.ts): a mutation whose
+ * caller a cookie or HTTP Basic signed in from a foreign Origin runs with a viewer the guards refuse (FORBIDDEN
+ * after the 404 and 401 checks), so nothing changes; its queries read as the caller. `contextFor` marks such
+ * a request's context; the plugin, once the operation is known, marks its viewer.
+ */
+export function crossSiteMutations(authentication: RequestAuthentication, corsOrigins: readonly string[]) {
+  const plugin: ApolloServerPlugin<MarkedContext> = {
+    requestDidStart: async () => ({
+      async didResolveOperation({ operation, contextValue }) {
+        if (operation?.operation === OperationTypeNode.MUTATION && contextValue[fromForeignOrigin])
+          contextValue.viewer = crossSite(contextValue.viewer);
+      },
+    }),
+  };
+  const contextFor =
+    (context: (request: FastifyRequest) => Promise<GraphQLContext>) =>
+    async (request: FastifyRequest): Promise<GraphQLContext> => {
+      const contextValue: MarkedContext = await context(request);
+      const known = authentication.known(request);
+      if (known && ambientFromForeignOrigin(request, known, corsOrigins)) contextValue[fromForeignOrigin] = true;
+      return contextValue;
+    };
+  return { plugin, contextFor };
+}
 
 /** The /graphql handler behind the check. */
 /* eslint-disable @typescript-eslint/no-explicit-any -- any route's handler, whatever its generics (the Apollo handler's are its own). */

@@ -92,19 +92,29 @@ export function isPublicOperation(schema: GraphQLSchema, document: DocumentNode,
 /** Operations judged so far, keyed as the executor keys compiled ones (src/graphql/executor.ts): a verdict costs one walk per document. */
 const JUDGED_OPERATIONS = 1_000;
 
+/** A verdict's key: the document's hash and the name asked for, an absent name apart from an empty one. */
+const keyOf = (queryHash: string, operationName: string | null | undefined) =>
+  operationName === undefined || operationName === null ? `${queryHash}` : `${queryHash}:${JSON.stringify(operationName)}`;
+
 export class PublicDocuments {
   private readonly verdicts = new LRUCache<string, boolean>({ max: JUDGED_OPERATIONS });
 
-  /** Whether the document's operation is public, judged on first sight. */
-  judge(schema: GraphQLSchema, document: DocumentNode, queryHash: string, operationName: string | undefined): boolean {
-    const key = `${queryHash}:${operationName ?? ''}`;
-    let verdict = this.verdicts.get(key);
-    if (verdict === undefined) this.verdicts.set(key, (verdict = isPublicOperation(schema, document, operationName)));
+  /**
+   * Whether the document's operation is public, judged on first sight. A name that picks no operation (an
+   * error the request is answered with) is not public, and no verdict is kept for it.
+   */
+  judge(schema: GraphQLSchema, document: DocumentNode, queryHash: string, operationName: string | null | undefined): boolean {
+    const key = keyOf(queryHash, operationName);
+    const known = this.verdicts.get(key);
+    if (known !== undefined) return known;
+    if (!getOperationAST(document, operationName)) return false;
+    const verdict = isPublicOperation(schema, document, operationName);
+    this.verdicts.set(key, verdict);
     return verdict;
   }
 
   /** Whether the document with this hash (SHA-256 of its text, hex) was judged public; false when not judged (yet). */
-  judgedPublic(queryHash: string, operationName: string | undefined): boolean {
-    return this.verdicts.get(`${queryHash}:${operationName ?? ''}`) === true;
+  judgedPublic(queryHash: string, operationName: string | null | undefined): boolean {
+    return this.verdicts.get(keyOf(queryHash, operationName)) === true;
   }
 }

@@ -7,6 +7,8 @@ import { OperationTypeNode, printSchema, type GraphQLSchema } from 'graphql';
 import { projectRoot } from '../paths.ts';
 import type { CatalogueVersion } from '../http/catalogue-version.ts';
 import { PRIVATE_NO_STORE, type PublicCache } from '../http/public-cache.ts';
+import { notModified, tagNow } from '../http/public-tags.ts';
+import { persistedQueryHash } from './persisted-query.ts';
 import type { PublicDocuments } from './public-documents.ts';
 
 // Public GraphQL reads by GET (docs/operations.md, HTTP caching): Apollo's plugin tags the answer of a public
@@ -96,12 +98,8 @@ function documentHashOf(params: URLSearchParams): string | undefined {
   if (query) return createHash('sha256').update(query).digest('hex');
   const [extensions, ...more] = params.getAll('extensions');
   if (!extensions || more.length > 0) return undefined;
-  try {
-    const hash = (JSON.parse(extensions) as { persistedQuery?: { sha256Hash?: unknown } } | null)?.persistedQuery?.sha256Hash;
-    return typeof hash === 'string' ? hash : undefined;
-  } catch {
-    return undefined;
-  }
+  const hash = persistedQueryHash(extensions);
+  return typeof hash === 'string' ? hash : undefined;
 }
 
 /**
@@ -126,12 +124,9 @@ export function withPublicReads<Handler extends (this: FastifyInstance, request:
       const hash = documentHashOf(params);
       const operationName = params.getAll('operationName');
       if (hash && operationName.length <= 1 && documents.judgedPublic(hash, operationName[0])) {
-        const version = await cache.version();
-        const tag = version === undefined ? undefined : cache.tagFor(version, askedBy(search, request.headers.accept));
-        if (tag && cache.namesTag(request.headers, tag)) {
-          cache.markPublic(reply, tag);
-          return reply.code(304).send();
-        }
+        const tag = await tagNow(cache, askedBy(search, request.headers.accept));
+        const answered = tag && notModified(cache, request.headers, reply as FastifyReply, tag, 'before');
+        if (answered) return answered;
       }
     }
     const answer = await graphql.call(this, request, reply);

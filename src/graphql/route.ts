@@ -6,8 +6,9 @@ import type { GraphQLContext } from '../modules/context.ts';
 import { withPlayground } from '../playground/plugin.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
 import { withCsrfPrevention } from './csrf.ts';
+import { extensionsOf, withoutPersistedQuery } from './persisted-query.ts';
 import { withPublicReads, type PublicReads } from './public-reads.ts';
-import { referenceIn, type OnOutside, type TrustedDocuments } from './trusted-documents.ts';
+import { markOutside, referenceIn, type OnOutside, type OutsideReason, type TrustedDocuments } from './trusted-documents.ts';
 
 // The /graphql route: a browser's GET gets the playground (when on), an upgrade is a WebSocket for
 // subscriptions, and every other request is Apollo's after the CSRF check (csrf.ts), the trusted documents
@@ -23,7 +24,7 @@ export type GraphqlRouteOptions = {
   tracing: Tracing | undefined;
   /** When set, only its documents run (or, in `log` mode, the others are counted): src/graphql/trusted-documents.ts. */
   trusted: TrustedDocuments | undefined;
-  /** Told of each operation outside the trusted documents: refused, or run (the metrics, the log). */
+  /** Told of each operation refused by the trusted documents (those run outside them are told by outsideRunsPlugin). */
   onOutside: OnOutside;
   /** HTTP caching of public reads (src/graphql/public-reads.ts); undefined when PUBLIC_CACHE_MAX_AGE is 0. */
   publicReads: PublicReads | undefined;
@@ -33,15 +34,21 @@ export function registerGraphqlRoute(
   app: FastifyInstance,
   { apollo, contextFor, websocket, eventStream, playground, tracing, trusted, onOutside, publicReads }: GraphqlRouteOptions,
 ): void {
-  const apolloHandler = fastifyApolloHandler(apollo, { context: contextFor });
+  // A request let through outside the trusted documents (log mode): its context is marked, and counted once it runs.
+  const outside = new WeakMap<FastifyRequest, OutsideReason>();
+  const context = async (request: FastifyRequest) => markOutside(await contextFor(request), outside.get(request));
+  const apolloHandler = fastifyApolloHandler(apollo, { context });
   const handler = withPlayground(
     playground,
-    withCsrfPrevention(withTrustedDocuments(trusted, onOutside, withPublicReads(publicReads, withOperationSpan(tracing, apolloHandler)))),
+    withCsrfPrevention(
+      withTrustedDocuments(trusted, onOutside, outside, withPublicReads(publicReads, withOperationSpan(tracing, apolloHandler))),
+    ),
   );
   // @fastify/websocket takes upgrades on GET routes only.
   app.route({ url: '/graphql', method: 'GET', handler, wsHandler: websocket });
   app.route({ url: '/graphql', method: ['POST', 'OPTIONS'], handler });
-  app.route({ url: '/graphql/stream', method: ['GET', 'POST'], handler: withTrustedDocuments(trusted, onOutside, eventStream) });
+  // The stream applies the trusted documents to what it runs itself (src/graphql/subscriptions/sse.ts).
+  app.route({ url: '/graphql/stream', method: ['GET', 'POST'], handler: eventStream });
 }
 
 /**
@@ -49,11 +56,6 @@ export function registerGraphqlRoute(
  * reads from the URL); the id or hash that named it is dropped: the list, not the client, vouches for the text.
  */
 function runListed(request: FastifyRequest, text: string): void {
-  const withoutPersistedQuery = (extensions: unknown) => {
-    if (!extensions || typeof extensions !== 'object') return extensions;
-    const { persistedQuery: _persistedQuery, ...rest } = extensions as Record<string, unknown>;
-    return rest;
-  };
   if (request.method !== 'GET') {
     const body = request.body as Record<string, unknown>;
     body.query = text;
@@ -64,14 +66,9 @@ function runListed(request: FastifyRequest, text: string): void {
   const url = new URL(request.url, 'http://gateway.invalid');
   url.searchParams.set('query', text);
   url.searchParams.delete('documentId');
-  const extensions = url.searchParams.get('extensions');
-  if (extensions !== null) {
-    try {
-      url.searchParams.set('extensions', JSON.stringify(withoutPersistedQuery(JSON.parse(extensions))));
-    } catch {
-      // Not JSON: Apollo answers it as it would.
-    }
-  }
+  // Extensions that are not JSON are left as sent: Apollo answers them as it would.
+  const extensions = extensionsOf(url.searchParams.get('extensions') ?? undefined);
+  if (extensions !== undefined) url.searchParams.set('extensions', JSON.stringify(withoutPersistedQuery(extensions)));
   request.raw.url = `${url.pathname}${url.search}`;
 }
 
@@ -80,6 +77,7 @@ function runListed(request: FastifyRequest, text: string): void {
 function withTrustedDocuments<Handler extends (this: FastifyInstance, request: FastifyRequest<any>, reply: FastifyReply<any>) => unknown>(
   trusted: TrustedDocuments | undefined,
   onOutside: GraphqlRouteOptions['onOutside'],
+  outside: WeakMap<FastifyRequest, OutsideReason>,
   handler: Handler,
 ): Handler {
   if (!trusted) return handler;
@@ -96,6 +94,7 @@ function withTrustedDocuments<Handler extends (this: FastifyInstance, request: F
         .send({ errors: [{ message, extensions: { code: extensions.code } }] });
     }
     if (admitted.text !== undefined) runListed(request, admitted.text);
+    if (admitted.outside) outside.set(request, admitted.outside);
     return handler.call(this, request, reply);
   } as Handler;
 }

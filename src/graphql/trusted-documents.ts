@@ -1,8 +1,19 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
-import { ConfigError } from '../config.ts';
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import {
+  GraphQLError,
+  NoSchemaIntrospectionCustomRule,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
+import { ConfigError, type Config } from '../config.ts';
 import { graphqlLimits } from './limits.ts';
+import { persistedQueryHash } from './persisted-query.ts';
 
 // The operations the first-party clients ship (docs/trusted-documents.md): a manifest read, parsed and
 // validated at start; each request by id or by text is run as the listed document, or refused (`enforce`),
@@ -35,16 +46,11 @@ export type OnOutside = (outcome: 'refused' | 'ran', reason: OutsideReason) => v
  */
 export function referenceIn(fields: Record<string, unknown> | null | undefined): DocumentReference {
   if (!fields || typeof fields !== 'object') return {};
-  let extensions = fields.extensions;
-  if (typeof extensions === 'string') {
-    try {
-      extensions = JSON.parse(extensions);
-    } catch {
-      extensions = undefined;
-    }
-  }
-  const persistedQuery = (extensions as { persistedQuery?: { sha256Hash?: unknown } } | null | undefined)?.persistedQuery;
-  return { query: fields.query === '' ? undefined : fields.query, documentId: fields.documentId, sha256Hash: persistedQuery?.sha256Hash };
+  return {
+    query: fields.query === '' ? undefined : fields.query,
+    documentId: fields.documentId,
+    sha256Hash: persistedQueryHash(fields.extensions),
+  };
 }
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -89,17 +95,23 @@ export class TrustedDocuments {
   }
 
   /**
-   * `resolve`, with `onOutside` told of what falls outside the list: the error to answer, or the listed text
-   * to run in place of what was sent (undefined: run it as sent).
+   * `resolve`, with `onOutside` told of a refusal: the error to answer, or the listed text to run in place of
+   * what was sent (undefined: run it as sent) and, in `log` mode, why it is outside the list. Whoever runs it
+   * tells `onOutside` it ran once it does (an APQ miss or an invalid document never runs, and is not counted).
    */
-  admit(reference: DocumentReference, onOutside: OnOutside): { refused: GraphQLError } | { text: string | undefined } {
+  admit(
+    reference: DocumentReference,
+    onOutside: OnOutside,
+  ): { refused: GraphQLError } | { text: string | undefined; outside: OutsideReason | undefined } {
     const resolution = this.resolve(reference);
     if (resolution.kind === 'refused') {
       onOutside('refused', resolution.reason);
       return { refused: resolution.error };
     }
-    if (resolution.kind === 'outside') onOutside('ran', resolution.reason);
-    return { text: resolution.kind === 'listed' ? resolution.text : undefined };
+    return {
+      text: resolution.kind === 'listed' ? resolution.text : undefined,
+      outside: resolution.kind === 'outside' ? resolution.reason : undefined,
+    };
   }
 
   /** Refused in `enforce` mode (and an unknown id always, having no text to run); in `log` mode, run and counted. */
@@ -116,10 +128,60 @@ export class TrustedDocuments {
   }
 }
 
+/** Marks the context of an HTTP request whose document is outside the list (`log` mode): counted once it runs. */
+const outsideTheList = Symbol('outside the trusted documents');
+
+/** The context of a request `admit` let through outside the list, marked with why (`log` mode). */
+export function markOutside<Context extends object>(context: Context, reason: OutsideReason | undefined): Context {
+  if (reason) (context as { [outsideTheList]?: OutsideReason })[outsideTheList] = reason;
+  return context;
+}
+
+/** The plugin of /graphql's Apollo server: a request marked outside the list is told as run when its operation executes. */
+export function outsideRunsPlugin(onOutside: OnOutside): ApolloServerPlugin<BaseContext> {
+  return {
+    requestDidStart: async () => ({
+      async executionDidStart({ contextValue }) {
+        const reason = (contextValue as { [outsideTheList]?: OutsideReason })[outsideTheList];
+        if (reason) onOutside('ran', reason);
+      },
+    }),
+  };
+}
+
 type Entry = { id: string; text: unknown; entry: string };
 
+/**
+ * The first key that the top-level object of `json` (text JSON.parse has accepted) holds twice, which
+ * JSON.parse would keep only the last value of; undefined when none does.
+ */
+function repeatedTopLevelKey(json: string): string | undefined {
+  const keyFollows = /\s*:/y;
+  const seen = new Set<string>();
+  let depth = 0;
+  for (let index = 0; index < json.length; index += 1) {
+    const char = json[index]!;
+    if (char === '{' || char === '[') depth += 1;
+    else if (char === '}' || char === ']') depth -= 1;
+    else if (char === '"') {
+      let end = index + 1;
+      while (json[end] !== '"') end += json[end] === '\\' ? 2 : 1;
+      const literal = json.slice(index, end + 1);
+      index = end;
+      // A string at the top level followed by `:` is a key.
+      keyFollows.lastIndex = end + 1;
+      if (depth === 1 && keyFollows.test(json)) {
+        const key = JSON.parse(literal) as string;
+        if (seen.has(key)) return key;
+        seen.add(key);
+      }
+    }
+  }
+  return undefined;
+}
+
 /** The manifest's entries, in either format: graphql-codegen's id → text object, or Apollo's persisted query manifest. */
-function entriesOf(manifest: unknown, fail: (message: string) => never): Entry[] {
+function entriesOf(source: string, manifest: unknown, fail: (message: string) => never): Entry[] {
   if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest)) fail('expected a JSON object');
   const object = manifest as Record<string, unknown>;
   if (object.format === 'apollo-persisted-query-manifest') {
@@ -132,6 +194,8 @@ function entriesOf(manifest: unknown, fail: (message: string) => never): Entry[]
       return { id, text: body, entry };
     });
   }
+  const repeated = repeatedTopLevelKey(source);
+  if (repeated !== undefined) fail(`${JSON.stringify(repeated)}: the id is listed twice`);
   return Object.entries(object).map(([id, text]) => ({ id, text, entry: JSON.stringify(id) }));
 }
 
@@ -145,20 +209,30 @@ export function loadTrustedDocuments(
   mode: TrustedDocumentsMode,
   schema: GraphQLSchema,
   validationRules: readonly ValidationRule[],
+  { introspection = true }: { introspection?: boolean } = {},
 ): TrustedDocuments {
   const fail = (message: string): never => {
     throw new ConfigError([`TRUSTED_DOCUMENTS=${JSON.stringify(file)}: ${message}`]);
   };
+  // Where introspection is off (production without PLAYGROUND=1), a listed document may not turn it back on.
+  const rules = [...specifiedRules, ...validationRules, ...(introspection ? [] : [NoSchemaIntrospectionCustomRule])];
+  const introspectionOff = introspection ? '' : ' (introspection is off: NODE_ENV=production without PLAYGROUND=1)';
+  const entryOfId = new Map<string, string>();
   let manifest: unknown;
+  let source = '';
   try {
-    manifest = JSON.parse(readFileSync(file, 'utf8'));
+    source = readFileSync(file, 'utf8');
+    manifest = JSON.parse(source);
   } catch (error) {
     fail(`cannot be read as JSON (${(error as Error).message})`);
   }
-  const documents = entriesOf(manifest, fail).map(({ id, text, entry }) => {
+  const documents = entriesOf(source, manifest, fail).map(({ id, text, entry }) => {
     if (typeof text !== 'string' || text.trim() === '') fail(`${entry}: the document must be a non-empty string`);
     const hash = sha256(text as string);
     const bare = withoutPrefix(id);
+    const before = entryOfId.get(bare);
+    if (before !== undefined) fail(`${entry}: the id ${JSON.stringify(bare)} is listed already, by ${before}`);
+    entryOfId.set(bare, entry);
     if (/^[0-9a-f]{64}$/i.test(bare) && bare.toLowerCase() !== hash) fail(`${entry}: the id is not the SHA-256 of its document`);
     let document: DocumentNode;
     try {
@@ -166,10 +240,22 @@ export function loadTrustedDocuments(
     } catch (error) {
       return fail(`${entry}: ${(error as Error).message}`);
     }
-    const errors = validate(schema, document, [...specifiedRules, ...validationRules]);
-    if (errors.length > 0) fail(`${entry}: ${errors.map((error) => error.message).join('; ')}`);
+    const errors = validate(schema, document, rules);
+    if (errors.length > 0) fail(`${entry}: ${errors.map((error) => error.message).join('; ')}${introspectionOff}`);
     return { id, listed: { text: text as string, hash, document, entry } };
   });
   if (documents.length === 0) fail('it lists no document');
   return new TrustedDocuments(mode, documents);
+}
+
+/** The trusted documents the settings name (TRUSTED_DOCUMENTS, its mode; introspection as the playground has it), or none. */
+export function trustedDocumentsFor(
+  config: Pick<Config, 'trustedDocuments' | 'trustedDocumentsMode' | 'playground'>,
+  schema: GraphQLSchema,
+  validationRules: readonly ValidationRule[],
+): TrustedDocuments | undefined {
+  if (!config.trustedDocuments) return undefined;
+  return loadTrustedDocuments(config.trustedDocuments, config.trustedDocumentsMode, schema, validationRules, {
+    introspection: config.playground,
+  });
 }

@@ -29,13 +29,3 @@ export function authenticationPerRequest(authenticator: Authenticator): RequestA
     known: (request) => settled.get(request),
   };
 }
-
-/**
- * Whether a browser request from its Origin may use ambient credentials (cookies): no Origin (not a
- * browser's cross-origin request), one of CORS_ORIGINS, or the gateway's own.
- */
-export function originTrusted(request: Pick<FastifyRequest, 'headers' | 'protocol' | 'host'>, corsOrigins: readonly string[]): boolean {
-  const origin = request.headers.origin;
-  if (origin === undefined) return true;
-  return corsOrigins.includes(origin) || origin === `${request.protocol}://${request.host}`;
-}

@@ -1,18 +1,19 @@
 import type { ApolloServer } from '@apollo/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { crossSite } from '../auth/viewer.ts';
 import type { GraphQLContext } from '../modules/context.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
-import { originTrusted, type RequestAuthentication } from '../http/authentication.ts';
+import { viewerOfWrite } from '../http/ambient-credentials.ts';
+import type { RequestAuthentication } from '../http/authentication.ts';
 import { fromGraphQLError, RETRY_AFTER_SECONDS } from '../http/errors.ts';
 import type { PublicCache } from '../http/public-cache.ts';
+import { notModified, tagNow } from '../http/public-tags.ts';
 import { docsPage, openApiDocument } from './openapi.ts';
 import { routes, type RestRoute } from './routes.ts';
 
 export type RestOptions = {
   apollo: ApolloServer<GraphQLContext>;
   contextFor: (request: FastifyRequest) => Promise<GraphQLContext>;
-  /** Who is calling (src/http/authentication.ts): a write authenticated by a cookie must come from a trusted origin. */
+  /** Who is calling (src/http/authentication.ts): a write an ambient credential authenticated must come from a trusted origin. */
   authentication: RequestAuthentication;
   corsOrigins: readonly string[];
   /** When tracing is on: each stored operation runs in its GraphQL operation span (src/telemetry/). */
@@ -84,13 +85,9 @@ export async function restRoutes(
         let tag: string | undefined;
         if (cache?.mayBePublic(request.method, request.headers)) {
           cache.addVary(reply);
-          const version = await cache.version();
-          tag =
-            version === undefined ? undefined : cache.tagFor(version, ['rest', route.url, (request.params as { id?: string }).id ?? '']);
-          if (tag && cache.namesTag(request.headers, tag)) {
-            cache.markPublic(reply, tag);
-            return reply.code(304).send();
-          }
+          tag = await tagNow(cache, ['rest', route.url, (request.params as { id?: string }).id ?? '']);
+          const answered = tag && notModified(cache, request.headers, reply, tag, 'before');
+          if (answered) return answered;
         }
         const { status, body } = await run(route, request);
         if (status === 401 && authentication.known(request)?.viewer.kind === 'invalid')
@@ -98,8 +95,9 @@ export async function restRoutes(
         if (status === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
         // Only a found resource is public: a 404 (or any other error) is not kept.
         if (cache && tag && status === 200) {
+          const answered = notModified(cache, request.headers, reply, tag, 'after');
+          if (answered) return answered;
           cache.markPublic(reply, tag);
-          if (cache.notModified(request.headers, tag)) return reply.code(304).send();
         }
         return reply.code(status).send(body);
       },
@@ -109,10 +107,10 @@ export async function restRoutes(
   async function run(route: RestRoute, request: FastifyRequest): Promise<{ status: number; body: unknown }> {
     const variables = route.variables?.({ params: request.params as Record<string, string>, body: legacyBody(request) }) ?? {};
     const contextValue = await contextFor(request);
-    // Cookies are ambient: a page of another site could make the browser send them. Such a change is refused
-    // by the operation's guards, after its 404 and 401 checks (docs/identity.md, Cookies are ambient credentials).
-    if (route.method !== 'GET' && authentication.known(request)?.fromCookie && !originTrusted(request, corsOrigins))
-      contextValue.viewer = crossSite(contextValue.viewer);
+    // Cookies and HTTP Basic are ambient: a page of another site could make the browser send them. Such a change
+    // is refused by the operation's guards, after its 404 and 401 checks (src/http/ambient-credentials.ts).
+    const known = authentication.known(request);
+    if (route.method !== 'GET' && known) contextValue.viewer = viewerOfWrite(request, known, contextValue.viewer, corsOrigins);
     const execute = () => apollo.executeOperation({ query: route.operation, variables }, { contextValue });
     const response = await (tracing ? tracing.graphqlOperation(execute) : execute());
     if (response.body.kind !== 'single') throw new Error('A stored operation answered incrementally');

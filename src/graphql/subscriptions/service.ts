@@ -127,13 +127,14 @@ export function createSubscriptionService({
     /** The execution of a subscribe request for `viewer` under the trusted documents, or the errors that refuse it before it runs. */
     prepare(payload: SubscribePayload, viewer: Viewer, transport: string): ExecutionArgs | GraphQLError[] {
       if (!trusted) return prepareText(payload.query, payload, viewer, transport);
-      const admitted = trusted.admit(referenceIn(payload), onOutsideTrusted ?? (() => {}));
+      const onOutside = onOutsideTrusted ?? (() => {});
+      const admitted = trusted.admit(referenceIn(payload), onOutside);
       if ('refused' in admitted) return [admitted.refused];
-      return prepareText(admitted.text ?? payload.query, payload, viewer, transport);
+      const prepared = prepareText(admitted.text ?? payload.query, payload, viewer, transport);
+      // Outside the list (log mode): counted as run only when it is a subscription that runs.
+      if (admitted.outside && !Array.isArray(prepared)) onOutside('ran', admitted.outside);
+      return prepared;
     },
-
-    /** For a transport whose route applies the trusted documents itself (/graphql/stream, as /graphql). */
-    prepareText,
 
     /** graphql-js's subscribe, counted while it runs its access checks (shutdown waits for them), traced when on. */
     subscribe: async (args: ExecutionArgs) => {

@@ -6,12 +6,13 @@ import type { Authentication } from '../../auth/authenticator.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { badRequest, rateLimited, unauthenticated, unavailable } from '../../core/errors.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
-import { originTrusted, type RequestAuthentication } from '../../http/authentication.ts';
+import { ambientFromForeignOrigin } from '../../http/ambient-credentials.ts';
+import type { RequestAuthentication } from '../../http/authentication.ts';
 import { RETRY_AFTER_SECONDS } from '../../http/errors.ts';
 import type { GraphQLContext } from '../../modules/context.ts';
 import { refuseAsCsrf, refusedAsCsrfOnStream } from '../csrf.ts';
 import { stoppable } from './iterators.ts';
-import { SETUP_GRACE_MS, whenLapsed, type SubscriptionService } from './service.ts';
+import { SETUP_GRACE_MS, whenLapsed, type SubscribePayload, type SubscriptionService } from './service.ts';
 
 // Live lessons over Server-Sent Events (docs/contract.md, Live lessons): graphql-sse's protocol in its
 // distinct-connections mode at /graphql/stream, one subscription per stream, for networks that drop
@@ -32,6 +33,8 @@ type Stream = {
   viewer: Viewer;
   expiresAt: Date | undefined;
   reply: FastifyReply;
+  /** What the request asks, read once (operationFields): the trusted documents and the limits check it, and it runs. */
+  fields: SubscribePayload;
   /** Settles when the response is done, or its connection gone; `gone` is true from then on. */
   closed: Promise<void>;
   gone: boolean;
@@ -67,9 +70,11 @@ export function createServerSentEvents(
   const handleProtocol = createHandler<FastifyRequest, undefined, GraphQLContext>({
     // Distinct connections only: no request reserves a stream for later operations.
     authenticate: () => null,
-    // The route applied the trusted documents; the service checks the document under the limits.
-    onSubscribe: (request, params) => {
-      const prepared = service.prepareText(params.query, params, streamOf.get(request.raw)!.viewer, TRANSPORT);
+    // What runs is what was checked: the request's fields as operationFields read them, which are all
+    // graphql-sse was handed; the service applies the trusted documents and the limits to them.
+    onSubscribe: (request) => {
+      const stream = streamOf.get(request.raw)!;
+      const prepared = service.prepare(stream.fields, stream.viewer, TRANSPORT);
       if (!Array.isArray(prepared)) return prepared as typeof prepared & { contextValue: GraphQLContext };
       return [
         JSON.stringify({ errors: service.format(prepared) }),
@@ -132,6 +137,8 @@ export function createServerSentEvents(
     if (!acceptsEventStream(request.headers.accept))
       return refuse(reply, 406, badRequest(`Send Accept: ${EVENT_STREAM}: /graphql/stream serves graphql-sse's distinct connections mode`));
     if (refusedAsCsrfOnStream(request, corsOrigins)) return refuseAsCsrf(reply);
+    const fields = operationFields(request);
+    if ('refused' in fields) return refuse(reply, fields.refused.status, badRequest(fields.refused.message));
     let known: Authentication;
     try {
       known = await authentication.of(request);
@@ -139,8 +146,8 @@ export function createServerSentEvents(
       if (isDatabaseUnavailable(error)) return tryLater(reply);
       throw error;
     }
-    // Cookies count only from an origin that may use them, as on a WebSocket (docs/identity.md).
-    const { viewer, callerKey, expiresAt } = known.fromCookie && !originTrusted(request, corsOrigins) ? anonymous : known;
+    // Ambient credentials (cookies, HTTP Basic) count only from an origin that may use them, as on a WebSocket.
+    const { viewer, callerKey, expiresAt } = ambientFromForeignOrigin(request, known, corsOrigins) ? anonymous : known;
     if (viewer.kind === 'invalid')
       return refuse(
         reply.header('www-authenticate', 'Bearer error="invalid_token"'),
@@ -153,7 +160,7 @@ export function createServerSentEvents(
       return refuse(reply, 429, rateLimited('Too many subscription connections for this caller'));
 
     const closed = new Promise<void>((resolve) => reply.raw.once('close', resolve));
-    const stream: Stream = { viewer, expiresAt, reply, closed, gone: false, unwritten: 0 };
+    const stream: Stream = { viewer, expiresAt, reply, fields, closed, gone: false, unwritten: 0 };
     streamOf.set(request, stream);
     open.add(stream);
     void closed.then(() => {
@@ -164,12 +171,13 @@ export function createServerSentEvents(
       stream.unwritten = 0;
       stream.written?.();
     });
+    // graphql-sse is handed only the fields read above, as a JSON POST (it reads a stream's request by its
+    // Accept being exactly the event stream's type): it cannot read the request another way than they were.
     const [body, init] = await handleProtocol({
-      method: request.method,
-      url: request.url,
-      // graphql-sse reads a stream's request by its Accept being exactly the event stream's type.
-      headers: { get: (name) => (name.toLowerCase() === 'accept' ? EVENT_STREAM : headerOf(request, name)) },
-      body: (request.body as Record<string, unknown> | undefined) ?? null,
+      method: 'POST',
+      url: '/graphql/stream',
+      headers: { get: (name) => ({ accept: EVENT_STREAM, 'content-type': 'application/json' })[name.toLowerCase()] ?? null },
+      body: { ...fields, query: typeof fields.query === 'string' ? fields.query : '' },
       raw: request,
       context: undefined,
     });
@@ -199,10 +207,40 @@ export function acceptsEventStream(accept: string | undefined): boolean {
   });
 }
 
-const headerOf = (request: FastifyRequest, name: string): string | undefined => {
-  const value = request.headers[name.toLowerCase()];
-  return Array.isArray(value) ? value.join(', ') : value;
-};
+/** The fields of a GraphQL request over HTTP (GraphQL over HTTP, and the persisted documents' `documentId`). */
+const FIELDS = ['query', 'documentId', 'operationName', 'variables', 'extensions'] as const;
+
+/**
+ * What a stream request asks, read once, the one way (docs/trusted-documents.md, Event streams): a GET's
+ * query string (the target's `#…` is no part of it; a field given twice is refused; `variables` and
+ * `extensions` are JSON text), or a POST's JSON object body (its media type exactly application/json, else 415).
+ */
+export function operationFields(request: FastifyRequest): SubscribePayload | { refused: { status: number; message: string } } {
+  const refused = (status: number, message: string) => ({ refused: { status, message } });
+  if (request.method !== 'GET') {
+    const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (mediaType !== 'application/json') return refused(415, 'Send a stream by POST as application/json, or by GET');
+    const body = request.body;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return refused(400, 'The body must be a JSON object');
+    const given = body as Record<string, unknown>;
+    return Object.fromEntries(FIELDS.filter((name) => given[name] !== undefined).map((name) => [name, given[name]]));
+  }
+  const params = new URL(request.url, 'http://gateway.invalid').searchParams;
+  const fields: Record<string, unknown> = {};
+  for (const name of FIELDS) {
+    const [value, ...more] = params.getAll(name);
+    if (more.length > 0) return refused(400, `\`${name}\` is given more than once`);
+    if (value === undefined) continue;
+    if (name !== 'variables' && name !== 'extensions') fields[name] = value;
+    else
+      try {
+        fields[name] = JSON.parse(value);
+      } catch {
+        return refused(400, `\`${name}\` is not JSON`);
+      }
+  }
+  return fields;
+}
 
 /**
  * Writes the stream's events as graphql-sse yields them, each once the last is written, and a comment every

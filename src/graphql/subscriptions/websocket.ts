@@ -8,7 +8,7 @@ import type { Viewer } from '../../auth/viewer.ts';
 import type { Config } from '../../config.ts';
 import { badRequest } from '../../core/errors.ts';
 import { rethrowUnavailable } from '../../db/errors.ts';
-import { originTrusted } from '../../http/authentication.ts';
+import { subscriptionCredentials } from '../../http/ambient-credentials.ts';
 import type { Tracing } from '../../telemetry/tracing.ts';
 import { SETUP_GRACE_MS, whenLapsed, type SubscriptionService } from './service.ts';
 
@@ -43,9 +43,9 @@ const TRY_AGAIN_LATER = 1013;
 /** WebSocket's close code for a server going down (RFC 6455). */
 const GOING_AWAY = 1001;
 
-const authorizationOf = (payload: unknown, header: string | undefined): string | undefined => {
+const authorizationOf = (payload: unknown): string | undefined => {
   const given = payload && typeof payload === 'object' ? (payload as Record<string, unknown>).authorization : undefined;
-  return typeof given === 'string' ? given : header;
+  return typeof given === 'string' ? given : undefined;
 };
 
 /**
@@ -72,14 +72,11 @@ export async function registerWebSocketSubscriptions(
       subscribe: service.subscribe,
       isProd: config.production,
       onConnect: async (ctx) => {
-        // The identity is settled here: the payload's authorization, else the upgrade's, else its cookies,
-        // when its Origin may use them (docs/identity.md, WebSocket).
+        // The identity is settled here: the payload's authorization, else the upgrade's, else its cookies; the
+        // upgrade's ambient credentials only when its Origin may use them (docs/identity.md, WebSocket).
         const { request, socket } = ctx.extra;
-        const sources = {
-          authorization: authorizationOf(ctx.connectionParams, request.headers.authorization),
-          cookie: request.headers.cookie,
-        };
-        const authenticate = () => authenticator.authenticate(sources, { cookies: originTrusted(request, corsOrigins) });
+        const { sources, cookies } = subscriptionCredentials(request, authorizationOf(ctx.connectionParams), corsOrigins);
+        const authenticate = () => authenticator.authenticate(sources, { cookies });
         const { viewer, callerKey, expiresAt } = await (
           tracing ? tracing.span('graphql-ws connection_init', authenticate) : authenticate()
         ).catch(rethrowUnavailable);

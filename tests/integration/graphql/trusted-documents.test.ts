@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApolloServerPlugin } from '@apollo/server';
@@ -238,6 +238,24 @@ describe('subscriptions over WebSocket', () => {
     expect((await byText.waitForEvents(1))[0]).toMatchObject({ kind: 'LOCKED' });
     await byId.dispose();
     await byText.client.dispose();
+  });
+
+  it('take a documentId beside an empty query; one without `query` breaks graphql-transport-ws (4400), as documented', async () => {
+    const documentId = `sha256:${sha256(LESSON_EVENTS)}`;
+    // Sent by hand: graphql-ws's client itself refuses to send a subscribe message without `query`.
+    const socket = new WebSocket(gateway.wsUrl, 'graphql-transport-ws');
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    socket.once('open', () =>
+      socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${tokens.owner}` } })),
+    );
+    socket.once('message', () =>
+      socket.send(
+        JSON.stringify({ id: '1', type: 'subscribe', payload: { documentId, variables: { id: String(ids.classroomActivity) } } }),
+      ),
+    );
+    expect(await closed).toBe(4400);
+    const docs = readFileSync(join(import.meta.dirname, '../../../docs/trusted-documents.md'), 'utf8');
+    expect(docs).toContain('`documentId` beside an empty `query`');
   });
 
   it('refuse a subscription not in the list, and an unknown id, before it runs', async () => {

@@ -103,6 +103,18 @@ describe('a live lesson followed with the platform’s identity', () => {
     await gateway.reset();
   });
 
+  it('HTTP Basic in the upgrade counts as a cookie does: from an allowed Origin it signs the socket in, from a foreign one it is ignored', async () => {
+    const basic = { authorization: `Basic ${Buffer.from(`${tokens.owner}:`).toString('base64')}` };
+    const started = gateway.logs().filter((line) => line.msg === 'subscription started').length;
+    const allowed = followWithUpgrade({ origin: LESSONS_ORIGIN, ...basic });
+    await gateway.waitForLog('subscription started', started + 1);
+    const foreign = followWithUpgrade({ origin: 'https://evil.test', ...basic });
+    expect(await foreign.ended).toEqual({ complete: true });
+    expect(foreign.events).toEqual([{ errors: [expect.objectContaining({ extensions: { code: 'UNAUTHENTICATED' } })] }]);
+    await allowed.client.dispose();
+    await foreign.client.dispose();
+  });
+
   it('a wrong JWT closes the socket with 4403; the JWKS unavailable with 1013', async () => {
     const codes: number[] = [];
     const wrong = follow(gateway.wsUrl, lesson, await jwtFor(await signingKey('ES256'), { sub: String(ids.owner) }), {
