@@ -111,12 +111,19 @@ export async function startTracing(): Promise<Tracing> {
 
     span: (name, run) => within(tracer.startSpan(name, { kind: SpanKind.INTERNAL }), context.active(), run),
 
-    sqlStatement: (text, run) => {
+    sqlStatement: (text, run, server) => {
       const operation = /^\s*([A-Za-z]+)/.exec(text)?.[1]?.toUpperCase() ?? 'postgresql';
       const span = tracer.startSpan(operation, {
         kind: SpanKind.CLIENT,
         // The text only: parameters are always bound (src/db/client.ts), so it holds no values.
-        attributes: { 'db.system': 'postgresql', 'db.system.name': 'postgresql', 'db.operation.name': operation, 'db.query.text': text },
+        attributes: {
+          'db.system': 'postgresql',
+          'db.system.name': 'postgresql',
+          'db.operation.name': operation,
+          'db.query.text': text,
+          // The server it ran on: the primary, or a replica (src/db/replicas.ts).
+          ...(server ? { 'server.address': server.address, 'server.port': server.port } : {}),
+        },
       });
       return within(span, context.active(), run);
     },
