@@ -23,9 +23,12 @@ export const serverOf = (url: string): Server => {
 
 /** The channel on which an instance tells the others a caller's last write: `<user id>:<lsn>`. */
 export const CALLER_WRITES_CHANNEL = 'lgw_caller_writes';
-/** A replica's pooled connections: a read waits at most this to connect, and a replica statement at most READ_TIMEOUT_MS. */
+/**
+ * A replica's pooled connections: a read waits at most this to connect, and a replica statement at most
+ * READ_TIMEOUT_MS (the client stops waiting, the replica cancels it); then the primary answers it.
+ */
 const CONNECT_TIMEOUT_MS = 2_000;
-const READ_TIMEOUT_MS = 5_000;
+const READ_TIMEOUT_MS = 3_000;
 /** A status poll that takes longer than this counts as the replica being down. */
 const POLL_TIMEOUT_MS = 1_500;
 const REPLICA_POOL_SIZE = 10;
@@ -258,6 +261,7 @@ function openReplica(url: string, primary: Primary, readOver: ReplicaSetOptions[
     max: REPLICA_POOL_SIZE,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     query_timeout: READ_TIMEOUT_MS,
+    statement_timeout: READ_TIMEOUT_MS,
     application_name: 'lessons-gateway-replica-reads',
   });
   // A replica going away must not crash the process: its reads go to the primary meanwhile.

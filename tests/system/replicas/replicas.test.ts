@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { ids, tokens } from '../../kit/fixture.ts';
 import { startGateway, type Gateway } from '../../kit/gateway.ts';
@@ -166,4 +167,50 @@ describe.skipIf(!enabled)(`reads on a streaming replica (${needs})`, () => {
       await c.close();
     }
   });
+
+  it('a replica that hangs (its connections go silent) is left out and taken back; every read answers meanwhile', async () => {
+    const proxy = await silentProxy(pair.replica.port);
+    const c = await startGateway({ DATABASE_URL: pair.primary.url, DATABASE_REPLICA_URLS: proxy.url, DATABASE_REPLICA_MAX_LAG: '1 hour' });
+    try {
+      await inUse(c);
+      const replicas = c.database.replicas!;
+      proxy.silent = true;
+      await Promise.all([0, 1, 2].map(async () => expect(typeof (await pinned(c, tokens.coteacher))).toBe('boolean')));
+      await waitFor(() => !replicas.usable(replicaOf(c)), 'the silent replica left out');
+      expect(typeof (await pinned(c, tokens.coteacher))).toBe('boolean');
+      proxy.silent = false;
+      await inUse(c);
+    } finally {
+      await c.close();
+      await proxy.close();
+    }
+  });
 });
+
+/** A TCP proxy to a local port whose connections, once `silent`, forward nothing more either way (a hung server, a cut network). */
+async function silentProxy(port: number) {
+  const sockets = new Set<Socket>();
+  const state = { silent: false };
+  const server = createServer((client) => {
+    const upstream = connect(port, '127.0.0.1');
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      sockets.add(from);
+      from.on('error', () => {});
+      from.on('close', () => sockets.delete(from));
+      from.on('data', (chunk) => void (state.silent || to.write(chunk)));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port: own } = server.address() as { port: number };
+  return Object.assign(state, {
+    url: `postgresql://postgres@127.0.0.1:${own}/postgres`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  });
+}
