@@ -69,7 +69,13 @@ export type DatabaseOptions = {
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean;
   /** When tracing is on: a span for each driver-level read (Prisma's statements get Prisma's own). */
-  tracing?: { sqlStatement: <T>(text: string, run: () => Promise<T>, server?: Server) => Promise<T> } | undefined;
+  tracing?:
+    | {
+        sqlStatement: <T>(text: string, run: () => Promise<T>, server?: Server) => Promise<T>;
+        /** Told the primary's address: Prisma's statement spans name it unless they ran on a replica (src/db/replicas.ts, prismaServer). */
+        databaseServer?: (server: Server) => void;
+      }
+    | undefined;
 };
 
 export async function openDatabase({
@@ -108,7 +114,9 @@ export async function openDatabase({
       const run = () => send(text, params, name) as Promise<Row[]>;
       return tracing ? tracing.sqlStatement(text, run, server) : run();
     };
-  const read = readOn(driver.read, databaseUrl ? serverOf(databaseUrl) : undefined);
+  const primaryServer = databaseUrl ? serverOf(databaseUrl) : undefined;
+  if (primaryServer) tracing?.databaseServer?.(primaryServer);
+  const read = readOn(driver.read, primaryServer);
   const replicas =
     databaseUrl && databaseReplicaUrls.length > 0
       ? await openReplicas({

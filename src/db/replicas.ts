@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { LRUCache } from 'lru-cache';
 import pg from 'pg';
@@ -20,6 +21,9 @@ export const serverOf = (url: string): Server => {
   const { hostname, port } = new URL(url);
   return { address: hostname.replace(/^\[|\]$/g, ''), port: Number(port || 5432) };
 };
+
+/** The server a replica's Prisma statement runs on, while it runs: its trace span names it (src/telemetry/sdk.ts). */
+export const prismaServer = new AsyncLocalStorage<Server>();
 
 /** The channel on which an instance tells the others a caller's last write: `<user id>:<lsn>`. */
 export const CALLER_WRITES_CHANNEL = 'lgw_caller_writes';
@@ -284,7 +288,7 @@ function openReplica(url: string, primary: Primary, readOver: ReplicaSetOptions[
       $allModels: {
         async $allOperations({ model, operation, args, query }) {
           try {
-            return await query(args);
+            return await prismaServer.run(replica.server, () => query(args));
           } catch (error) {
             if (replicaTrouble(error)) replica.up = false;
             const delegate = (primary.prisma as unknown as Record<string, Record<string, (args: unknown) => Promise<unknown>>>)[
