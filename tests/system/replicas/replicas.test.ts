@@ -3,6 +3,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { ids, tokens } from '../../kit/fixture.ts';
 import { startGateway, type Gateway } from '../../kit/gateway.ts';
+import { freePort, matching, scrape } from '../../kit/metrics.ts';
 import { follow, startListeningGateway, waitFor, type Follower, type ListeningGateway } from '../../kit/live.ts';
 import { startReplicaPair, type ReplicaPair } from '../../kit/replica.ts';
 
@@ -129,18 +130,29 @@ describe.skipIf(!enabled)(`reads on a streaming replica (${needs})`, () => {
   });
 
   it('a replica lagging past the limit, or down, is left out and taken back; no read fails meanwhile', async () => {
+    const metricsPort = await freePort();
     const c = await startGateway({
       DATABASE_URL: pair.primary.url,
       DATABASE_REPLICA_URLS: pair.replica.url,
       DATABASE_REPLICA_MAX_LAG: '300ms',
+      METRICS_PORT: String(metricsPort),
     });
+    const metrics = () => scrape(`http://127.0.0.1:${metricsPort}/metrics`);
+    const label = { replica: `127.0.0.1:${pair.replica.port}` };
     try {
       await inUse(c);
       const replicas = c.database.replicas!;
+      await pinned(c, tokens.coteacher);
+      const inUseNow = await metrics();
+      expect(matching(inUseNow, 'db_replicas_in_use')[0]?.value).toBe(1);
+      expect(matching(inUseNow, 'db_reads_total', { target: 'replica' })[0]?.value).toBeGreaterThan(0);
+      expect(matching(inUseNow, 'db_replica_lag_seconds', label)[0]?.value).toBeLessThanOrEqual(0.3);
       await pair.replica.pauseReplay();
       try {
         await primary.query(`UPDATE classroom_activities SET pinned = NOT pinned WHERE id = ${ids.classroomActivity}`);
         await waitFor(() => !replicas.usable(replicaOf(c)), 'the lagging replica left out');
+        expect(matching(await metrics(), 'db_replicas_in_use')[0]?.value).toBe(0);
+        expect(matching(await metrics(), 'db_replica_lag_seconds', label)[0]?.value).toBeGreaterThan(0.3);
         const fresh = (
           await primary.query<{ pinned: boolean }>(`SELECT pinned FROM classroom_activities WHERE id = ${ids.classroomActivity}`)
         ).rows[0]!.pinned;
