@@ -7,6 +7,7 @@ import { createAuthenticator } from './auth/authenticator.ts';
 import type { Config } from './config.ts';
 import { EventHub } from './core/event-hub.ts';
 import type { Database } from './db/client.ts';
+import { logReplicaChanges } from './db/replicas.ts';
 import { rethrowUnavailable } from './db/errors.ts';
 import { createContext } from './graphql/request-context.ts';
 import { replicaReadsPlugin } from './graphql/replica-reads.ts';
@@ -171,6 +172,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   // This instance hears every committed lesson event, token change and catalogue change on the database's one
   // listening connection, and fans them out to its subscribers, its token cache and its public reads' tags.
   const replicas = database.replicas;
+  if (replicas) logReplicaChanges(replicas, app.log);
   const lessonEvents = new EventHub(undefined, replicas && ((key: number) => replicas.delivered(key)));
   const stopHearingLessons = await listenForLessonEvents(database, lessonEvents, app.log);
   const stopHearingTokens = await listenForTokenChanges(database, tokenCache);

@@ -108,6 +108,8 @@ export class ReplicaSet {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private turn = 0;
+  /** Told each time a replica is left out (`inUse` false) or taken back: the app logs it (src/app.ts). */
+  onChange: (replica: Replica, inUse: boolean) => void = () => {};
 
   constructor({ urls, maxLagMs, primary, readOver }: ReplicaSetOptions) {
     this.primary = primary;
@@ -242,6 +244,12 @@ export class ReplicaSet {
   }
 
   private async check(replica: Replica): Promise<void> {
+    const was = this.usable(replica);
+    await this.read(replica);
+    if (this.usable(replica) !== was) this.onChange(replica, !was);
+  }
+
+  private async read(replica: Replica): Promise<void> {
     try {
       const { rows } = await withTimeout(
         replica.pool.query<{ standby: boolean; lsn: string; catalogue: string | null }>(REPLICA_STATUS),
@@ -256,6 +264,19 @@ export class ReplicaSet {
       replica.up = false;
     }
   }
+}
+
+type Log = (fields: Record<string, unknown>, message: string) => void;
+
+/** Logs each replica left out (and those out at start) and taken back. */
+export function logReplicaChanges(replicas: ReplicaSet, log: { info: Log; warn: Log }): void {
+  const say = (replica: Replica, inUse: boolean) =>
+    log[inUse ? 'info' : 'warn'](
+      { replica: replica.label, reachable: replica.up, lagMs: Number.isFinite(replica.lagMs) ? replica.lagMs : null },
+      inUse ? 'read replica taken back' : 'read replica left out: its reads go to the primary',
+    );
+  replicas.onChange = say;
+  for (const replica of replicas.replicas) if (!replicas.usable(replica)) say(replica, false);
 }
 
 function openReplica(url: string, primary: Primary, readOver: ReplicaSetOptions['readOver']): Replica {

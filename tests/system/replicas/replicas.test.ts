@@ -131,7 +131,7 @@ describe.skipIf(!enabled)(`reads on a streaming replica (${needs})`, () => {
 
   it('a replica lagging past the limit, or down, is left out and taken back; no read fails meanwhile', async () => {
     const metricsPort = await freePort();
-    const c = await startGateway({
+    const c = await startListeningGateway({
       DATABASE_URL: pair.primary.url,
       DATABASE_REPLICA_URLS: pair.replica.url,
       DATABASE_REPLICA_MAX_LAG: '300ms',
@@ -152,6 +152,7 @@ describe.skipIf(!enabled)(`reads on a streaming replica (${needs})`, () => {
         await primary.query(`UPDATE classroom_activities SET pinned = NOT pinned WHERE id = ${ids.classroomActivity}`);
         await waitFor(() => !replicas.usable(replicaOf(c)), 'the lagging replica left out');
         expect(matching(await metrics(), 'db_replicas_in_use')[0]?.value).toBe(0);
+        await c.waitForLog('read replica left out: its reads go to the primary');
         expect(matching(await metrics(), 'db_replica_lag_seconds', label)[0]?.value).toBeGreaterThan(0.3);
         const fresh = (
           await primary.query<{ pinned: boolean }>(`SELECT pinned FROM classroom_activities WHERE id = ${ids.classroomActivity}`)
@@ -161,6 +162,7 @@ describe.skipIf(!enabled)(`reads on a streaming replica (${needs})`, () => {
         await pair.replica.resumeReplay();
       }
       await inUse(c);
+      await c.waitForLog('read replica taken back');
 
       await pair.replica.stop();
       try {
