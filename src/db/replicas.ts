@@ -57,7 +57,6 @@ export type Replica = {
   catalogue: bigint | undefined;
 };
 
-/** What a read needs of a replica: the caller's last write, and (public reads) the catalogue's version. */
 /**
  * What a read needs of a replica: its caller's last write (a user id), and for a read whose answer may be tagged
  * public, the catalogue's version the tag names (null: no tag; undefined: a version nobody can vouch for, so the primary).
