@@ -124,7 +124,7 @@ export async function openDatabase({
           maxLagMs: databaseReplicaMaxLagMs,
           primary: { prisma, read, query: (text) => driver.read(text, []) as Promise<Record<string, unknown>[]> },
           readOver: (pool, server) => readOn(poolRead(pool), server),
-          listen: (channel, onMessage) => driver.listen(channel, onMessage),
+          listen: driver.listen,
         })
       : undefined;
   return {

@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Db, SqlRead } from './client.ts';
+import type { Listen } from './driver.ts';
 
 // Reads on streaming replicas (docs/operations.md, Read replicas): each replica's replay position and lag, polled
 // in the background; the floor each read needs (its caller's last write, the lesson events this instance delivered,
@@ -36,8 +37,11 @@ const READ_TIMEOUT_MS = 3_000;
 /** A status poll that takes longer than this counts as the replica being down. */
 const POLL_TIMEOUT_MS = 1_500;
 const REPLICA_POOL_SIZE = 10;
-/** How long an instance waits to hear its own notification of a caller's write before answering the write. */
-const ECHO_TIMEOUT_MS = 500;
+/**
+ * How long an instance waits to hear its own notification of a caller's write before answering the write (a
+ * millisecond or so while it listens; not at all while its listening connection is down).
+ */
+const ECHO_TIMEOUT_MS = 2_000;
 
 const REPLICA_STATUS =
   "SELECT pg_is_in_recovery() AS standby, COALESCE(pg_last_wal_replay_lsn(), '0/0')::text AS lsn, " +
@@ -79,7 +83,7 @@ export type ReplicaSetOptions = {
   primary: Primary;
   /** Builds a counted, traced SqlRead over a replica's pool (src/db/client.ts). */
   readOver: (pool: pg.Pool, server: Server) => SqlRead;
-  listen: (channel: string, onMessage: (payload: string) => void) => Promise<() => Promise<void>>;
+  listen: Listen;
 };
 
 /** Opens the replicas' pools and clients, polls them once, and keeps polling in the background until closed. */
@@ -107,6 +111,7 @@ export class ReplicaSet {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private turn = 0;
+  private listening = false;
   /** Told each time a replica is left out (`inUse` false) or taken back: the app logs it (src/app.ts). */
   onChange: (replica: Replica, inUse: boolean) => void = () => {};
 
@@ -122,7 +127,11 @@ export class ReplicaSet {
   }
 
   async start(listen: ReplicaSetOptions['listen']): Promise<void> {
-    this.stopListening = await listen(CALLER_WRITES_CHANNEL, (payload) => this.heardWrite(payload));
+    this.stopListening = await listen(
+      CALLER_WRITES_CHANNEL,
+      (payload) => this.heardWrite(payload),
+      (state) => void (this.listening = state === 'listening'),
+    );
     await this.poll();
     const loop = () => {
       this.timer = setTimeout(() => void this.poll().finally(() => this.stopped || loop()), this.intervalMs);
@@ -190,6 +199,7 @@ export class ReplicaSet {
     );
     const payload = row!.payload;
     this.raise(userId, parseLsn(payload.split(':')[1]!));
+    if (!this.listening) return;
     let timer: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve) => {
       this.echoes.set(payload, resolve);
