@@ -18,6 +18,7 @@ import { freePort, startServer, type Server } from './processes.ts';
 import { summarizeProfiles } from './profile.ts';
 import { checkTargets, printReport, writeResults, type CaseResult } from './report.ts';
 import { runPooler, wantsPooler } from './pooler.ts';
+import { runReplicas, wantsReplicas } from './replicas.ts';
 import { runSubscriptions, wantsSubscriptions } from './subscriptions.ts';
 import { startCommand } from '../scripts/start-command.mjs';
 
@@ -414,6 +415,8 @@ async function main(): Promise<void> {
   if (wantsSubscriptions(process.argv.slice(2))) return runSubscriptions(process.argv.slice(2));
   // `--pooler`: the reads through PgBouncer beside direct, with and without named statements (bench/pooler.ts).
   if (wantsPooler(process.argv.slice(2))) return runPooler(process.argv.slice(2));
+  // `--replicas`: the reads with one streaming replica beside the primary alone (bench/replicas.ts).
+  if (wantsReplicas(process.argv.slice(2))) return runReplicas(process.argv.slice(2));
   const options = parseOptions(process.argv.slice(2));
   const cleanup = cleanupStack();
   const interrupted = () => void cleanup.run().finally(() => process.exit(130));

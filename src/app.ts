@@ -8,9 +8,11 @@ import { createAuthenticator } from './auth/authenticator.ts';
 import type { Config } from './config.ts';
 import { EventHub } from './core/event-hub.ts';
 import type { Database } from './db/client.ts';
+import { logReplicaChanges } from './db/replicas.ts';
 import { rethrowUnavailable } from './db/errors.ts';
 import { crossSiteMutations } from './graphql/csrf.ts';
 import { createContext } from './graphql/request-context.ts';
+import { replicaReadsPlugin } from './graphql/replica-reads.ts';
 import { registerGraphqlRoute } from './graphql/route.ts';
 import { buildSchema } from './graphql/schema.ts';
 import { armorFor } from './graphql/limits.ts';
@@ -146,6 +148,10 @@ export async function buildApp({ config, database, lifecycle = { draining: false
         ...(api === 'graphql' && trusted ? [outsideRunsPlugin(onOutsideTrusted)] : []),
         // After a mutation here, the next public read does not trust the version held in memory (public-reads.ts).
         ...(cache ? [catalogueChangesPlugin(catalogue)] : []),
+        // Queries on a replica that has what they need, and each caller's writes known to every instance (replica-reads.ts).
+        ...(database.replicas
+          ? [replicaReadsPlugin({ replicas: database.replicas, catalogueVersion: cache && (() => catalogue.vouchedFor()) })]
+          : []),
       ],
     });
   const publicSchema = buildSchema({ subgraph: config.subgraph });
@@ -178,7 +184,9 @@ export async function buildApp({ config, database, lifecycle = { draining: false
 
   // This instance hears every committed lesson event, token change and catalogue change on the database's one
   // listening connection, and fans them out to its subscribers, its token cache and its public reads' tags.
-  const lessonEvents = new EventHub();
+  const replicas = database.replicas;
+  if (replicas) logReplicaChanges(replicas, app.log);
+  const lessonEvents = new EventHub(undefined, replicas && ((key: number) => replicas.delivered(key)));
   const stopHearingLessons = await listenForLessonEvents(database, lessonEvents, app.log);
   const stopHearingTokens = await listenForTokenChanges(database, tokenCache);
   const stopHearingCatalogue = cache ? await listenForCatalogueChanges(database, catalogue) : async () => {};
@@ -246,6 +254,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   if (metrics) {
     metrics.watch({
       pool: () => database.poolStats(),
+      replicas: database.replicas,
       admission,
       live: subscriptions.counts(websocket.connections, eventStreams.connections),
     });

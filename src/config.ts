@@ -76,6 +76,13 @@ const settings = {
    * answer; past it the request is 503 `unavailable` (docs/operations.md, A stalled database).
    */
   databaseStatementTimeoutMs: setting('DATABASE_STATEMENT_TIMEOUT', timeout.default(10_000)),
+  /** Hot standbys of DATABASE_URL's server that serve reads (src/db/replicas.ts; docs/operations.md, Read replicas); empty: none. */
+  databaseReplicaUrls: setting(
+    'DATABASE_REPLICA_URLS',
+    list.pipe(z.array(z.string().regex(/^postgres(ql)?:\/\/[^,\s]+$/, 'expected comma-separated postgresql:// URLs'))),
+  ),
+  /** A replica whose replay is further behind the primary than this is left out until it is within it again. */
+  databaseReplicaMaxLagMs: setting('DATABASE_REPLICA_MAX_LAG', timeout.default(5_000)),
   dataDir: setting('DATA_DIR', z.string().trim().min(1).default('./.data')),
   /** Where follow-up links point (docs/contract.md, finish_lesson). */
   appUrl: setting('APP_URL', url.default('http://localhost:3000')),
@@ -226,6 +233,10 @@ function crossChecks(read: Read): string[] {
     );
   if (read.databaseDirectUrl && !read.databaseUrl)
     problems.push('DATABASE_DIRECT_URL is set without DATABASE_URL: it names the server behind the pooler DATABASE_URL names');
+  if (read.databaseReplicaUrls.length > 0 && !read.databaseUrl)
+    problems.push(
+      'DATABASE_REPLICA_URLS is set without DATABASE_URL: replicas are hot standbys of a PostgreSQL server, and the embedded database (PGlite) has none',
+    );
   if (read.metricsPort !== undefined && read.metricsPort !== 0 && read.metricsPort === read.port)
     problems.push(`METRICS_PORT (${read.metricsPort}) must not be PORT: the metrics are never served on the public port`);
   return problems;

@@ -10,11 +10,19 @@ type Subscriber<Event> = { push(event: Event): void };
 export class EventHub<Event = unknown> {
   private readonly subscribers = new Map<number, Set<Subscriber<Event>>>();
 
-  constructor(private readonly bufferSize = SUBSCRIBER_BUFFER) {}
+  /**
+   * `beforeDeliver` is told of each event about to reach subscribers, before any does: what this instance then
+   * reads of `key` must show at least that state (src/db/replicas.ts, `delivered`).
+   */
+  constructor(
+    private readonly bufferSize = SUBSCRIBER_BUFFER,
+    private readonly beforeDeliver?: (key: number, event: Event) => void,
+  ) {}
 
   /** Queues `event` for every subscriber of `key` at this moment. */
   deliver(key: number, event: Event): void {
     const set = this.subscribers.get(key);
+    if (set?.size) this.beforeDeliver?.(key, event);
     if (set) for (const subscriber of [...set]) subscriber.push(event);
   }
 

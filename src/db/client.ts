@@ -2,6 +2,8 @@ import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Driver, Listen, PoolStats } from './driver.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
+import { openReplicas, serverOf, type ReplicaSet, type Server } from './replicas.ts';
+import type pg from 'pg';
 
 // The database the gateway works on: Prisma over the chosen driver (a PostgreSQL server, or the embedded
 // PGlite), driver-level reads for the hot paths, notifications, and the counts tests and metrics read.
@@ -45,6 +47,8 @@ export type Database = {
   listen: Listen;
   /** The connections queries run on, for the metrics (src/metrics/metrics.ts). */
   poolStats(): PoolStats;
+  /** With DATABASE_REPLICA_URLS: the hot standbys that serve queries (src/db/replicas.ts). */
+  replicas?: ReplicaSet | undefined;
   close(): Promise<void>;
 };
 
@@ -62,12 +66,22 @@ export type DatabaseOptions = {
    * src/db/errors.ts reads as "unavailable"; on a server the stalled connection is dropped.
    */
   databaseStatementTimeoutMs?: number;
+  /** Hot standbys of `databaseUrl`'s server that serve reads (src/db/replicas.ts); none by default. */
+  databaseReplicaUrls?: string[];
+  /** A replica whose replay lags more than this is left out (default 5 s). */
+  databaseReplicaMaxLagMs?: number;
   /** A folder, or `memory://` for a throwaway embedded database. */
   dataDir: string;
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean;
   /** When tracing is on: a span for each driver-level read (Prisma's statements get Prisma's own). */
-  tracing?: { sqlStatement: <T>(text: string, run: () => Promise<T>) => Promise<T> } | undefined;
+  tracing?:
+    | {
+        sqlStatement: <T>(text: string, run: () => Promise<T>, server?: Server) => Promise<T>;
+        /** Told the primary's address: Prisma's statement spans name it unless they ran on a replica (src/db/replicas.ts, prismaServer). */
+        databaseServer?: (server: Server) => void;
+      }
+    | undefined;
 };
 
 export async function openDatabase({
@@ -75,6 +89,8 @@ export async function openDatabase({
   databaseDirectUrl,
   databasePreparedStatements = true,
   databaseStatementTimeoutMs = 10_000,
+  databaseReplicaUrls = [],
+  databaseReplicaMaxLagMs = 5_000,
   dataDir,
   migrate = true,
   tracing,
@@ -107,12 +123,28 @@ export async function openDatabase({
     shapedNames.add(statement.name);
     return statement.name;
   };
-  const read: SqlRead = <Row>(statement: Statement, params: readonly unknown[]) => {
-    statements += 1;
-    const [text, name] = typeof statement === 'string' ? [statement, undefined] : [statement.text, nameOf(statement)];
-    const run = () => driver.read(text, params, name) as Promise<Row[]>;
-    return tracing ? tracing.sqlStatement(text, run) : run();
-  };
+  /** A counted, traced read on one server's driver (the primary's, or a replica's pool). */
+  const readOn =
+    (send: Driver['read'], server: Server | undefined): SqlRead =>
+    <Row>(statement: Statement, params: readonly unknown[]) => {
+      statements += 1;
+      const [text, name] = typeof statement === 'string' ? [statement, undefined] : [statement.text, nameOf(statement)];
+      const run = () => send(text, params, name) as Promise<Row[]>;
+      return tracing ? tracing.sqlStatement(text, run, server) : run();
+    };
+  const primaryServer = databaseUrl ? serverOf(databaseUrl) : undefined;
+  if (primaryServer) tracing?.databaseServer?.(primaryServer);
+  const read = readOn(driver.read, primaryServer);
+  const replicas =
+    databaseUrl && databaseReplicaUrls.length > 0
+      ? await openReplicas({
+          urls: databaseReplicaUrls,
+          maxLagMs: databaseReplicaMaxLagMs,
+          primary: { prisma, read, query: (text) => driver.read(text, []) as Promise<Record<string, unknown>[]> },
+          readOver: (pool, server) => readOn(poolRead(pool), server),
+          listen: driver.listen,
+        })
+      : undefined;
   return {
     prisma,
     read,
@@ -123,9 +155,20 @@ export async function openDatabase({
     },
     listen: driver.listen,
     poolStats: driver.poolStats,
+    replicas,
     close: async () => {
+      await replicas?.close();
       await prisma.$disconnect();
       await driver.close();
     },
+  };
+}
+
+/** A driver-level read on a pool of pg (a replica's), named statements prepared once per connection. */
+function poolRead(pool: pg.Pool): Driver['read'] {
+  return async (text, params, name) => {
+    const values = params as unknown[];
+    const { rows } = await pool.query<Record<string, unknown>>(name ? { name, text, values } : { text, values });
+    return rows;
   };
 }

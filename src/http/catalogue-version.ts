@@ -43,6 +43,11 @@ export class CatalogueVersion {
     return version;
   }
 
+  /** The version held in memory, without a statement: undefined when none can be vouched for now. */
+  vouchedFor(): string | undefined {
+    return this.known;
+  }
+
   /** A notification of the trigger. Anything unexpected (the row gone) forgets the version. */
   changed(payload: string): void {
     if (!this.listening) return;

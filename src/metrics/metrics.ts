@@ -1,6 +1,7 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ReplicaSet } from '../db/replicas.ts';
 import type { AuthMethod, AuthOutcome } from '../auth/authenticator.ts';
 import type { PoolStats } from '../db/client.ts';
 import type { OutsideReason } from '../graphql/trusted-documents.ts';
@@ -28,7 +29,7 @@ const methods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PAT
 const durationBuckets = [0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** What the gauges read at each scrape: the database's connections, admission's queue, the live lessons' sockets. */
-export type MetricSources = { pool: () => PoolStats; admission: AdmissionStats; live: LiveCounts };
+export type MetricSources = { pool: () => PoolStats; admission: AdmissionStats; live: LiveCounts; replicas?: ReplicaSet | undefined };
 
 /** The first `max` distinct values pass as they are; later new ones read as `(other)`. */
 function firstDistinct(max: number): (value: string) => string {
@@ -140,8 +141,9 @@ export function createMetrics() {
     },
 
     /** The gauges, read at each scrape. */
-    watch({ pool, admission, live }: MetricSources): void {
+    watch({ pool, admission, live, replicas }: MetricSources): void {
       const registers = [registry];
+      if (replicas) watchReplicas(replicas, registers);
       new Gauge({
         name: 'db_client_connection_count',
         help: 'Database connections by state (used, idle); PGlite is one connection',
@@ -214,4 +216,36 @@ export function createMetrics() {
       });
     },
   };
+}
+
+/** Reads by target, each replica's replay lag, and the replicas in use (docs/operations.md, Read replicas). */
+function watchReplicas(replicas: ReplicaSet, registers: Registry[]): void {
+  new Counter({
+    name: 'db_reads_total',
+    help: 'Statements of GraphQL queries and REST GETs, by the server they were sent to (primary, replica)',
+    labelNames: ['target'] as const,
+    registers,
+    collect() {
+      this.reset();
+      this.inc({ target: 'primary' }, replicas.reads.primary);
+      this.inc({ target: 'replica' }, replicas.reads.replica);
+    },
+  });
+  new Gauge({
+    name: 'db_replica_lag_seconds',
+    help: "Each replica's replay lag behind the primary (+Inf when it is unreachable or far behind)",
+    labelNames: ['replica'] as const,
+    registers,
+    collect() {
+      for (const replica of replicas.replicas) this.set({ replica: replica.label }, replica.up ? replica.lagMs / 1_000 : Infinity);
+    },
+  });
+  new Gauge({
+    name: 'db_replicas_in_use',
+    help: 'Replicas reachable and within DATABASE_REPLICA_MAX_LAG, to which reads may go',
+    registers,
+    collect() {
+      this.set(replicas.replicas.filter(replicas.usable).length);
+    },
+  });
 }

@@ -22,4 +22,9 @@ export type GraphQLContext = {
   /** The request's loaders, each made on first use by the module that declares it (src/core/load.ts, perRequest). */
   scope: RequestScope;
   settings: ModuleSettings;
+  /**
+   * Tells the reads that follow that they read classroom activity `id`: they show at least the state of the lesson
+   * events this instance has delivered for it (set for queries on replicas: src/graphql/replica-reads.ts).
+   */
+  readsClassroomActivity?: (id: number) => void;
 };

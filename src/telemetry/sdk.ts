@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Context, Span, SpanOptions, Tracer, TracerProvider } from '@opentelemetry/api';
+import { prismaServer, type Server } from '../db/replicas.ts';
 import { PROBE_ROUTES } from '../http/probes.ts';
 import type { Tracing, TracedOperation } from './tracing.ts';
 
@@ -43,7 +44,8 @@ export async function startTracing(): Promise<Tracing> {
   // the compilation of each new query shape. Not the serialization of each operation's arguments: a
   // few microseconds each, for a span that costs more than that to record and send.
   const prisma = new PrismaInstrumentation({ enabled: false, ignoreSpanTypes: ['prisma:client:serialize'] });
-  prisma.setTracerProvider(withDbSystem(trace.getTracerProvider(), context));
+  const database: { server?: Server } = {};
+  prisma.setTracerProvider(withDbSystem(trace.getTracerProvider(), context, () => prismaServer.getStore() ?? database.server));
   prisma.enable();
 
   const tracer = trace.getTracer('lessons-gateway');
@@ -111,15 +113,24 @@ export async function startTracing(): Promise<Tracing> {
 
     span: (name, run) => within(tracer.startSpan(name, { kind: SpanKind.INTERNAL }), context.active(), run),
 
-    sqlStatement: (text, run) => {
+    sqlStatement: (text, run, server) => {
       const operation = /^\s*([A-Za-z]+)/.exec(text)?.[1]?.toUpperCase() ?? 'postgresql';
       const span = tracer.startSpan(operation, {
         kind: SpanKind.CLIENT,
         // The text only: parameters are always bound (src/db/client.ts), so it holds no values.
-        attributes: { 'db.system': 'postgresql', 'db.system.name': 'postgresql', 'db.operation.name': operation, 'db.query.text': text },
+        attributes: {
+          'db.system': 'postgresql',
+          'db.system.name': 'postgresql',
+          'db.operation.name': operation,
+          'db.query.text': text,
+          // The server it ran on: the primary, or a replica (src/db/replicas.ts).
+          ...(server ? { 'server.address': server.address, 'server.port': server.port } : {}),
+        },
       });
       return within(span, context.active(), run);
     },
+
+    databaseServer: (server) => void (database.server = server),
 
     shutdown: () => sdk.shutdown(),
   };
@@ -133,12 +144,16 @@ function errorCode(error: { extensions?: Readonly<Record<string, unknown>> } | u
 
 /**
  * Prisma names the database of its statement spans `db.system.name`, as today's semantic conventions do;
- * this adds `db.system`, the older name that many backends still read, beside it.
+ * this adds `db.system`, the older name that many backends still read, beside it, and the server the
+ * statement ran on (`server`: a replica's, else the primary's).
  */
-function withDbSystem(provider: TracerProvider, context: { active(): Context }): TracerProvider {
+function withDbSystem(provider: TracerProvider, context: { active(): Context }, server: () => Server | undefined): TracerProvider {
   const withAttribute = (options: SpanOptions = {}): SpanOptions => {
     const system = options.attributes?.['db.system.name'];
-    return system === undefined ? options : { ...options, attributes: { ...options.attributes, 'db.system': system } };
+    if (system === undefined) return options;
+    const on = server();
+    const address = on ? { 'server.address': on.address, 'server.port': on.port } : {};
+    return { ...options, attributes: { ...options.attributes, 'db.system': system, ...address } };
   };
   const tracers = new Map<string, Tracer>();
   return {

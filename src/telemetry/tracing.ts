@@ -23,7 +23,9 @@ export type Tracing = {
   /** Runs work that no request carries (a WebSocket's connection_init) in a span of its own. */
   span: <T>(name: string, run: () => Promise<T>) => Promise<T>;
   /** Runs one SQL statement sent straight to the driver in a span (Prisma traces its own statements). */
-  sqlStatement: <T>(text: string, run: () => Promise<T>) => Promise<T>;
+  sqlStatement: <T>(text: string, run: () => Promise<T>, server?: { address: string; port: number }) => Promise<T>;
+  /** The primary's address, which Prisma's statement spans carry unless they ran on a replica (src/db/replicas.ts). */
+  databaseServer: (server: { address: string; port: number }) => void;
   /** Sends the spans still buffered, then stops: the last step of shutdown. */
   shutdown: () => Promise<void>;
 };

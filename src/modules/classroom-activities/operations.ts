@@ -39,6 +39,8 @@ function primeLoaders(ctx: GraphQLContext, { classroomActivity, classroom, owner
 
 /** The classroom activity as its teacher reads it, with what `planned` brings; null when unknown or hidden. */
 export async function readForTeacher(ctx: GraphQLContext, id: string, planned: PlannedRead): Promise<ClassroomActivityMapper | null> {
+  const numericId = parseNumericId(id);
+  if (numericId !== null) ctx.readsClassroomActivity?.(numericId);
   const found = await readClassroomActivity(ctx.read, id, viewerIdOf(ctx.viewer), planned);
   if (!found) return null;
   requireTeacher(ctx, found);
@@ -101,6 +103,7 @@ export async function launchLesson(ctx: GraphQLContext, id: string): Promise<Cla
  */
 export async function classroomActivityById(ctx: GraphQLContext, id: unknown): Promise<ClassroomActivityMapper | null> {
   const numericId = typeof id === 'string' || typeof id === 'number' ? parseNumericId(id) : null;
+  if (numericId !== null) ctx.readsClassroomActivity?.(numericId);
   const found = numericId === null ? null : await classroomActivityReadById(ctx).load(numericId);
   if (!found) return null;
   requireTeacher(ctx, found);

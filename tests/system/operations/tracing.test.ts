@@ -213,6 +213,9 @@ describe('tracing over OTLP/HTTP (http/json)', () => {
     for (const statement of statements) {
       expect(statement.kind).toBe(SPAN_KIND.CLIENT);
       expect(statement.attributes['db.query.text']).toEqual(expect.stringMatching(/\S/));
+      // On a server, each names the one it ran on (docs/operations.md, Read replicas).
+      if (process.env.DATABASE_URL)
+        expect(statement.attributes).toMatchObject({ 'server.address': '127.0.0.1', 'server.port': expect.anything() });
     }
     const driverReads = statements.filter((span) => span.parentSpanId === request.spanId);
     expect(driverReads.map((span) => span.attributes['db.query.text'])).toEqual([expect.stringContaining('access_tokens')]);
@@ -257,6 +260,12 @@ describe('tracing over OTLP/HTTP (http/json)', () => {
     const inSubscription = spans.filter((span) => span.traceId === subscription!.traceId);
     // The access check (is this user a teacher or student of the lesson?) is Prisma's.
     expect(inSubscription.filter((span) => span.attributes['db.system'] === 'postgresql').length).toBeGreaterThan(0);
+    // On a server, every statement span names the server it ran on, Prisma's as the driver-level reads'.
+    if (process.env.DATABASE_URL) {
+      const everyStatement = spans.filter((span) => span.attributes['db.system'] === 'postgresql');
+      expect(everyStatement.some((span) => span.name === 'prisma:client:db_query')).toBe(true);
+      for (const span of everyStatement) expect(span.attributes, span.name).toMatchObject({ 'server.address': '127.0.0.1' });
+    }
     const connectionInit = spans.find((span) => span.name === 'graphql-ws connection_init');
     const inConnectionInit = spans.filter((span) => span.traceId === connectionInit!.traceId);
     expect(inConnectionInit.map((span) => span.attributes['db.query.text'])).toContainEqual(expect.stringContaining('access_tokens'));
