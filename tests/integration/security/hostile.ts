@@ -106,7 +106,10 @@ const notAnInteger = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }).filter((value) => !Number.isInteger(value)),
   anyString,
 );
-const notABoolean = fc.oneof(fc.constantFrom('true', 'false', 1, 0, '', [], {}, [true], { value: true }), anyString, fc.integer());
+/** Not a boolean, and not "" either: the lessons client's "" means no follow-up (SPEC §14). */
+const notABoolean = fc
+  .oneof(fc.constantFrom('true', 'false', 1, 0, [], {}, [true], { value: true }), anyString, fc.integer())
+  .filter((value) => value !== '');
 const notAnObject = fc.oneof(fc.integer(), fc.boolean(), anyString, fc.array(junk, { maxLength: 3 }));
 /** Not a JSON array and not null (null means absent). */
 const notAnArray = fc.oneof(
