@@ -6,6 +6,7 @@ import { createClient, type Client } from 'graphql-ws';
 import type pg from 'pg';
 import WebSocket from 'ws';
 import { LISTENER_APPLICATION_NAME } from '../../src/db/listener.ts';
+import type { Lifecycle } from '../../src/http/drain.ts';
 import { documentText, startGateway, type Gateway, type GatewayOptions } from './gateway.ts';
 import { graphql } from './gql/index.ts';
 import type { FollowSubscription } from './gql/graphql.ts';
@@ -46,7 +47,10 @@ export async function cutListeners(admin: pg.Client, database?: string): Promise
 }
 
 /** A gateway on its own database, listening on a free port of 127.0.0.1, whose logs the test reads. */
-export async function startListeningGateway(env: Record<string, string> = {}, options: GatewayOptions = {}): Promise<ListeningGateway> {
+export async function startListeningGateway(
+  env: Record<string, string> = {},
+  { lifecycle, ...options }: GatewayOptions & { lifecycle?: Lifecycle } = {},
+): Promise<ListeningGateway> {
   const lines: string[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) {
@@ -54,7 +58,7 @@ export async function startListeningGateway(env: Record<string, string> = {}, op
       done();
     },
   });
-  const gateway = await startGateway({ LOG_LEVEL: 'info', ...env }, { logStream }, options);
+  const gateway = await startGateway({ LOG_LEVEL: 'info', ...env }, { logStream, ...(lifecycle ? { lifecycle } : {}) }, options);
   await gateway.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = gateway.app.server.address() as { port: number };
   const logs = () => lines.map((line) => JSON.parse(line) as Record<string, any>);

@@ -7,6 +7,7 @@ import type { Viewer } from '../../auth/viewer.ts';
 import { badRequest, rateLimited, unauthenticated, unavailable } from '../../core/errors.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
 import { originTrusted, type RequestAuthentication } from '../../http/authentication.ts';
+import { spreadOver } from '../../http/drain.ts';
 import { RETRY_AFTER_SECONDS } from '../../http/errors.ts';
 import type { GraphQLContext } from '../../modules/context.ts';
 import { refuseAsCsrf, refusedAsCsrfOnStream } from '../csrf.ts';
@@ -25,6 +26,8 @@ export type ServerSentEventsOptions = {
   corsOrigins: readonly string[];
   /** SUBSCRIPTION_KEEP_ALIVE: a stream gets a comment this often, so that proxies see it is alive. */
   keepAliveMs: number;
+  /** SHUTDOWN_SPREAD: the drain ends the open streams spread over this. */
+  shutdownSpreadMs: number;
 };
 
 /** The one stream a request opens: who asked, and, once its subscription runs, how to end it. */
@@ -57,7 +60,7 @@ const anonymous: Pick<Authentication, 'viewer' | 'callerKey' | 'expiresAt'> = {
 /** The /graphql/stream handler (registered by src/graphql/route.ts), and how many streams are open. */
 export function createServerSentEvents(
   app: FastifyInstance,
-  { service, authentication, corsOrigins, keepAliveMs }: ServerSentEventsOptions,
+  { service, authentication, corsOrigins, keepAliveMs, shutdownSpreadMs }: ServerSentEventsOptions,
 ): { handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>; connections: () => number } {
   /** Each request's stream, for graphql-sse's hooks (which are handed the request); those still open, for shutdown and the metrics. */
   const streamOf = new WeakMap<FastifyRequest, Stream>();
@@ -111,14 +114,18 @@ export function createServerSentEvents(
   });
 
   // At shutdown (src/main.ts): subscriptions being set up finish, then every stream ends with `complete`,
-  // and its response with it, before the server closes (an open response would hold it).
+  // and its response and connection with it (cut if it has not ended SETUP_GRACE_MS later), spread over
+  // SHUTDOWN_SPREAD (src/http/drain.ts). Not awaited, so that the WebSockets' closes are spread over the same
+  // time: the HTTP server waits for the streams' connections.
   app.addHook('preClose', async () => {
     closing = true;
     await service.settled(SETUP_GRACE_MS);
-    const ending = [...open];
-    for (const stream of ending) stream.stop?.();
-    await Promise.race([Promise.all(ending.map((stream) => stream.closed)), new Promise((resolve) => setTimeout(resolve, SETUP_GRACE_MS))]);
-    for (const stream of ending) stream.reply.raw.destroy();
+    void spreadOver([...open], shutdownSpreadMs, (stream) => {
+      stream.stop?.();
+      void Promise.race([stream.closed, new Promise((resolve) => setTimeout(resolve, SETUP_GRACE_MS))]).then(() =>
+        stream.reply.raw.destroy(),
+      );
+    });
   });
 
   const refuse = (reply: FastifyReply, status: number, error: GraphQLError) =>
