@@ -89,6 +89,8 @@ export function haproxyConfig(port: number, servers: { name: string; port: numbe
     '  balance roundrobin',
     '  option httpchk GET /readyz',
     '  http-check expect status 200',
+    // A slow answer (a loaded machine) is not a failed check: only a refusal or a 503 is.
+    '  timeout check 5s',
     `  default-server check inter ${checkIntervalMs}ms fall 2 rise 1`,
     ...servers.map((server) => `  server ${server.name} 127.0.0.1:${server.port}`),
     '',

@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type Agent, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Writable } from 'node:stream';
 import type { FormattedExecutionResult } from 'graphql';
 import { createClient as createStreamClient, type Client as StreamClient } from 'graphql-sse';
@@ -186,6 +186,8 @@ export type RawStreamOptions = {
   query?: string;
   /** A trusted document's id, sent beside an empty `query`. */
   documentId?: string;
+  /** The connection's agent (Node's global one by default, which closes a connection idle for 5 s). */
+  agent?: Agent;
 };
 
 /**
@@ -194,7 +196,7 @@ export type RawStreamOptions = {
  */
 export async function rawStream(
   url: string,
-  { method = 'POST', headers = {}, variables = {}, query = LESSON_EVENTS, documentId }: RawStreamOptions = {},
+  { method = 'POST', headers = {}, variables = {}, query = LESSON_EVENTS, documentId, agent }: RawStreamOptions = {},
 ): Promise<RawStream> {
   const target = new URL(url);
   const fields = documentId === undefined ? { query, variables } : { query: '', documentId, variables };
@@ -203,6 +205,7 @@ export async function rawStream(
       target.searchParams.set(name, typeof value === 'string' ? value : JSON.stringify(value));
   const request = httpRequest(target, {
     method,
+    ...(agent ? { agent } : {}),
     headers: { accept: 'text/event-stream', ...(method === 'POST' ? { 'content-type': 'application/json' } : {}), ...headers },
   });
   request.on('error', () => {}); // the server cutting the stream, which some tests cause

@@ -121,10 +121,11 @@ export function createServerSentEvents(
     closing = true;
     await service.settled(SETUP_GRACE_MS);
     void spreadOver([...open], shutdownSpreadMs, (stream) => {
+      // Its connection, not the response: once the response has ended, a kept-alive connection would
+      // wait idle for KEEP_ALIVE_TIMEOUT (the server closes the idle ones only as it begins to close).
+      const connection = stream.reply.raw.socket ?? stream.reply.raw;
       stream.stop?.();
-      void Promise.race([stream.closed, new Promise((resolve) => setTimeout(resolve, SETUP_GRACE_MS))]).then(() =>
-        stream.reply.raw.destroy(),
-      );
+      void Promise.race([stream.closed, new Promise((resolve) => setTimeout(resolve, SETUP_GRACE_MS))]).then(() => connection.destroy());
     });
   });
 
