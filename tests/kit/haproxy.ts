@@ -74,14 +74,15 @@ export function haproxyConfig(port: number, servers: { name: string; port: numbe
     '  timeout connect 2s',
     '  timeout client 60s',
     '  timeout server 60s',
-    '  timeout http-keep-alive 2s',
+    // Above the clients' own idle timeout (Node's fetch: 4 s), so that the balancer never closes one they reuse.
+    '  timeout http-keep-alive 10s',
     // An open WebSocket or event stream: as long as it lives (its keep-alive traffic comes every SUBSCRIPTION_KEEP_ALIVE).
     '  timeout tunnel 1h',
     // A request whose connection failed or was closed before any answer (a kept-alive connection the
-    // instance had just closed) is sent again, to another instance.
+    // instance had just closed) is sent again, to another instance. Never on a timeout: a mutation might run twice.
     '  retries 3',
     '  option redispatch 1',
-    '  retry-on conn-failure empty-response response-timeout',
+    '  retry-on conn-failure empty-response',
     'frontend gateway',
     `  bind 127.0.0.1:${port}`,
     '  default_backend instances',
