@@ -41,13 +41,19 @@ const MUTATIONS = {
   unpinAndLock: 'mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }',
   finishLesson: 'mutation Finish($id: ID!) { finishLesson(id: $id, input: { followUp: true }) { followUpUrl } }',
 };
+/** The event each mutation commits (SPEC §7). */
+const KIND_OF: Record<keyof typeof MUTATIONS, LessonEvent['kind']> = {
+  launchLesson: 'LAUNCHED',
+  unpinAndLock: 'LOCKED',
+  finishLesson: 'FINISHED',
+};
 const READ = 'query Lesson($id: ID!) { classroomActivity(id: $id) { id locked pinned completed assignedStudentIds } }';
 
 /** Requests through the balancer, counted; each that did not get a clean 200 is a failure, described. */
 export class Tally {
   reads = 0;
-  /** The mutations that succeeded, in order. */
-  readonly changes: string[] = [];
+  /** The mutations that succeeded, in order (one writer: commit order). */
+  readonly changes: (keyof typeof MUTATIONS)[] = [];
   readonly failures: string[] = [];
   readonly #origin: string;
   readonly #headers: Record<string, string>;
@@ -55,6 +61,11 @@ export class Tally {
   constructor(origin: string, token: string) {
     this.#origin = origin;
     this.#headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  }
+
+  /** The kinds of the events the successful mutations committed, in commit order. */
+  committedKinds(): LessonEvent['kind'][] {
+    return this.changes.map((mutation) => KIND_OF[mutation]);
   }
 
   /** A read over REST or GraphQL. */
@@ -223,4 +234,15 @@ function parseMessage(block: string): { event?: string; data: string; id?: strin
     else if (field === 'id') message.id = value;
   }
   return message;
+}
+
+/** Whether `part` is `whole` with some items left out (none added, none moved). */
+export function isSubsequence<T>(part: readonly T[], whole: readonly T[]): boolean {
+  let at = 0;
+  for (const item of part) {
+    while (at < whole.length && whole[at] !== item) at += 1;
+    if (at === whole.length) return false;
+    at += 1;
+  }
+  return true;
 }
