@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fromHttpStatus, RETRY_AFTER_SECONDS } from './errors.ts';
 import { HEALTH_ROUTE, READINESS_ROUTE } from './probes.ts';
 
@@ -24,11 +24,7 @@ export function registerDrain(app: FastifyInstance, lifecycle: Lifecycle): void 
     if (!lifecycle.draining || route === HEALTH_ROUTE) return done();
     // An event stream asked for while draining: its connection is ended, so that the client reconnects (to
     // another instance, behind a balancer) rather than give up on a 503 (SPEC §12).
-    if (asksForEventStream(request.headers.accept)) {
-      reply.hijack();
-      request.raw.socket.destroy();
-      return;
-    }
+    if (asksForEventStream(request.headers.accept)) return endUnanswered(request, reply);
     reply.code(503).header('retry-after', RETRY_AFTER_SECONDS).send(fromHttpStatus(503, 'The server is shutting down, try again shortly'));
   });
   // An answer finished while leaving or draining closes its connection, so that few are left when the server closes.
@@ -36,6 +32,12 @@ export function registerDrain(app: FastifyInstance, lifecycle: Lifecycle): void 
     if (lifecycle.draining || lifecycle.leaving) reply.header('connection', 'close');
     done(null, payload);
   });
+}
+
+/** Ends a request's connection without an answer: what a draining instance does to a stream request (SPEC §12). */
+export function endUnanswered(request: FastifyRequest, reply: FastifyReply): void {
+  reply.hijack();
+  request.raw.socket.destroy();
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Viewer } from '../../auth/viewer.ts';
 import { badRequest, rateLimited, unauthenticated, unavailable } from '../../core/errors.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
 import { originTrusted, type RequestAuthentication } from '../../http/authentication.ts';
-import { spreadOver } from '../../http/drain.ts';
+import { endUnanswered, spreadOver } from '../../http/drain.ts';
 import { RETRY_AFTER_SECONDS } from '../../http/errors.ts';
 import type { GraphQLContext } from '../../modules/context.ts';
 import { refuseAsCsrf, refusedAsCsrfOnStream } from '../csrf.ts';
@@ -155,7 +155,9 @@ export function createServerSentEvents(
         401,
         unauthenticated('The access token is invalid, expired or revoked'),
       );
-    if (viewer.kind === 'unavailable' || closing) return tryLater(reply);
+    // Asked for as the drain began (src/http/drain.ts): its connection is ended, so that the client reconnects.
+    if (closing) return endUnanswered(request, reply);
+    if (viewer.kind === 'unavailable') return tryLater(reply);
     const counted = viewer.kind === 'user' ? callerKey : undefined;
     if (counted && !service.callers.take(counted))
       return refuse(reply, 429, rateLimited('Too many subscription connections for this caller'));
