@@ -47,7 +47,7 @@ import type { Tracing } from './telemetry/tracing.ts';
 export type AppOptions = {
   config: Config;
   database: Database;
-  /** main's shutdown sets `draining` (503 from then on); tests may pass their own. */
+  /** main's shutdown moves it on (src/http/drain.ts: leaving, then draining); tests may pass their own. */
   lifecycle?: Lifecycle;
   /** Where log lines go (default stdout): tests read them. */
   logStream?: DestinationStream;
@@ -225,6 +225,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
     authentication,
     corsOrigins: config.corsOrigins,
     keepAliveMs: config.subscriptionKeepAliveMs,
+    shutdownSpreadMs: config.shutdownSpreadMs,
   });
   registerGraphqlRoute(app, {
     apollo,

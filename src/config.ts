@@ -107,6 +107,10 @@ const settings = {
   requestTimeoutMs: setting('REQUEST_TIMEOUT', timeout.default(30_000)),
   /** An idle kept-alive connection is closed this long after its last answer. */
   keepAliveTimeoutMs: setting('KEEP_ALIVE_TIMEOUT', timeout.default(5_000)),
+  /** After SIGTERM, how long /readyz answers 503 while everything else is served, before the drain (docs/operations.md, A rolling deploy). */
+  shutdownDelayMs: setting('SHUTDOWN_DELAY', durationMs.refine((ms) => ms <= 600_000, 'must be from 0 to 10 minutes').default(0)),
+  /** The drain closes its WebSockets (1001) and ends its event streams spread over this, not all at once. */
+  shutdownSpreadMs: setting('SHUTDOWN_SPREAD', durationMs.refine((ms) => ms <= 600_000, 'must be from 0 to 10 minutes').default(5_000)),
   /** Connections open at once; those beyond are closed as soon as they are accepted (sized in docs/operations.md, Connections and timeouts). */
   maxConnections: setting('MAX_CONNECTIONS', count(1, 1_000_000).default(16_000)),
   logLevel: setting('LOG_LEVEL', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),

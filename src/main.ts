@@ -1,9 +1,11 @@
 import { setFlagsFromString } from 'node:v8';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 import { ListenerDeafError, openDatabase } from './db/client.ts';
 import { seedDemoData } from './demo/seed.ts';
+import type { Lifecycle } from './http/drain.ts';
 import { startTracing } from './telemetry/sdk.ts';
+import type { Tracing } from './telemetry/tracing.ts';
 
 // Start: read config, open the database (migrating it), load demo data on an empty one, listen, and shut
 // down cleanly on SIGTERM/SIGINT.
@@ -22,46 +24,10 @@ async function main(): Promise<void> {
   }
   const database = await openDatabase({ ...config, tracing });
   const demo = config.demoData ? await seedDemoData(database.prisma) : null;
-  const lifecycle = { draining: false };
+  const lifecycle: Lifecycle = { leaving: false, draining: false };
   const app = await buildApp({ config, database, lifecycle, tracing });
 
-  // Graceful: stop listening (new connections are refused), answer 503 to requests on kept-alive
-  // connections and to /readyz, let in-flight requests finish, then close the database. A second signal,
-  // or requests still running after SHUTDOWN_GRACE_MS, end the process at once.
-  const SHUTDOWN_GRACE_MS = 25_000;
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) {
-      app.log.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    lifecycle.draining = true;
-    app.log.info({ signal }, 'shutting down: draining in-flight requests');
-    // Each step is logged with its duration, so a slow or failed shutdown says where it stopped.
-    const began = Date.now();
-    let step = 'closing the HTTP server';
-    setTimeout(() => {
-      app.log.error({ step }, 'shutdown did not finish in time: exiting');
-      process.exit(1);
-    }, SHUTDOWN_GRACE_MS).unref();
-    try {
-      await app.close();
-      app.log.info({ ms: Date.now() - began }, 'HTTP server closed');
-      step = 'closing the database';
-      await database.close();
-      if (tracing) {
-        // The spans of the last requests are still buffered: sent now, or lost with the process.
-        step = 'sending the last spans';
-        await tracing.shutdown();
-      }
-      app.log.info({ ms: Date.now() - began }, 'shut down');
-      process.exit(0);
-    } catch (error) {
-      app.log.error({ err: error, step }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
+  const stop = shutdown({ app, database, lifecycle, config, tracing });
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
@@ -81,6 +47,67 @@ async function main(): Promise<void> {
       `    curl -H 'Authorization: Bearer ${demo.teacherToken}' ${address}/api/v1/classroom_activities/${demo.classroomActivityId}/student_names`,
     );
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** A SHUTDOWN_GRACE_MS after the delay and the spread, a shutdown still running ends the process at once. */
+const SHUTDOWN_GRACE_MS = 25_000;
+
+type Running = {
+  app: Awaited<ReturnType<typeof buildApp>>;
+  database: Awaited<ReturnType<typeof openDatabase>>;
+  lifecycle: Lifecycle;
+  config: Config;
+  tracing: Tracing | undefined;
+};
+
+// Graceful (docs/operations.md, A rolling deploy): /readyz answers 503 at once, everything else is served for
+// SHUTDOWN_DELAY (the balancer stops sending meanwhile); then the drain: stop listening, answer 503 to
+// requests on kept-alive connections, close the sockets and end the streams spread over SHUTDOWN_SPREAD,
+// let in-flight requests finish, close the database. A second signal, or a shutdown still running
+// SHUTDOWN_GRACE_MS after the delay and the spread, ends the process at once.
+function shutdown({ app, database, lifecycle, config, tracing }: Running): (signal: string) => Promise<void> {
+  let stopping = false;
+  return async (signal: string) => {
+    if (stopping) {
+      app.log.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    lifecycle.leaving = true;
+    let step = 'waiting SHUTDOWN_DELAY';
+    setTimeout(
+      () => {
+        app.log.error({ step }, 'shutdown did not finish in time: exiting');
+        process.exit(1);
+      },
+      config.shutdownDelayMs + config.shutdownSpreadMs + SHUTDOWN_GRACE_MS,
+    ).unref();
+    if (config.shutdownDelayMs > 0) {
+      app.log.info({ signal, delayMs: config.shutdownDelayMs }, 'shutting down: not ready, serving on for SHUTDOWN_DELAY');
+      await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
+    }
+    lifecycle.draining = true;
+    app.log.info({ signal, spreadMs: config.shutdownSpreadMs }, 'shutting down: draining in-flight requests');
+    // Each step is logged with its duration, so a slow or failed shutdown says where it stopped.
+    const began = Date.now();
+    step = 'closing the HTTP server';
+    try {
+      await app.close();
+      app.log.info({ ms: Date.now() - began }, 'HTTP server closed');
+      step = 'closing the database';
+      await database.close();
+      if (tracing) {
+        // The spans of the last requests are still buffered: sent now, or lost with the process.
+        step = 'sending the last spans';
+        await tracing.shutdown();
+      }
+      app.log.info({ ms: Date.now() - began }, 'shut down');
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error, step }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
 }
 
 main().catch((error: unknown) => {

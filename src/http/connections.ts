@@ -7,7 +7,10 @@ import type { Config } from '../config.ts';
 // never send a request. The timeouts themselves are options of the server (src/app.ts); README,
 // Configuration, and SECURITY.md list them.
 
-export function limitConnections(app: FastifyInstance, config: Pick<Config, 'maxConnections' | 'headersTimeoutMs'>): void {
+export function limitConnections(
+  app: FastifyInstance,
+  config: Pick<Config, 'maxConnections' | 'headersTimeoutMs' | 'shutdownSpreadMs'>,
+): void {
   const server = app.server;
 
   // Connections beyond the cap are closed as soon as they are accepted (net.Server's 'drop'): logged at
@@ -27,7 +30,8 @@ export function limitConnections(app: FastifyInstance, config: Pick<Config, 'max
   // connections idle between requests: one that has not sent a (whole) request head would hold the drain
   // until its grace ends (src/main.ts). From the drain's start it has the headers timeout to send one
   // (answered 503), then it is closed. A connection whose request is in flight is left to finish.
-  // (A socket handed to an 'upgrade' listener counts as one without a request: its owner closes it first.)
+  // (A socket handed to an 'upgrade' listener counts as one without a request: its owner closes it first,
+  // within SHUTDOWN_SPREAD, so the wait is that much longer.)
   const sockets = new Set<Socket>();
   const lastResponse = new WeakMap<Socket, ServerResponse>();
   server.on('connection', (socket: Socket) => {
@@ -38,7 +42,7 @@ export function limitConnections(app: FastifyInstance, config: Pick<Config, 'max
   app.addHook('preClose', async () => {
     const timer = setTimeout(() => {
       for (const socket of sockets) if (lastResponse.get(socket)?.writableFinished !== false) socket.destroy();
-    }, config.headersTimeoutMs).unref();
+    }, config.headersTimeoutMs + config.shutdownSpreadMs).unref();
     server.once('close', () => clearTimeout(timer));
   });
 }

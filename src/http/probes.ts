@@ -6,7 +6,7 @@ import type { Database } from '../db/client.ts';
 
 /** Liveness: the process answers. */
 export const HEALTH_ROUTE = '/healthz';
-/** Readiness: the database answers, and the server is not draining (src/http/drain.ts). */
+/** Readiness: the database answers, and the server is not leaving or draining (src/http/drain.ts, which answers 503 then). */
 export const READINESS_ROUTE = '/readyz';
 export const PROBE_ROUTES: ReadonlySet<string> = new Set([HEALTH_ROUTE, READINESS_ROUTE]);
 

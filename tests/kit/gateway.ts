@@ -131,6 +131,8 @@ async function startOn(
     LOG_LEVEL: 'silent',
     DEMO_DATA: '0',
     RATE_LIMIT_MAX: '1000000',
+    // Closing a gateway closes its sockets at once, unless a test spreads them (tests/system/live-lessons/deploy.test.ts).
+    SHUTDOWN_SPREAD: '0',
     ...ownDatabase?.env,
     ...env,
   });

@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type Agent, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Writable } from 'node:stream';
 import type { FormattedExecutionResult } from 'graphql';
 import { createClient as createStreamClient, type Client as StreamClient } from 'graphql-sse';
@@ -6,6 +6,7 @@ import { createClient, type Client } from 'graphql-ws';
 import type pg from 'pg';
 import WebSocket from 'ws';
 import { LISTENER_APPLICATION_NAME } from '../../src/db/listener.ts';
+import type { Lifecycle } from '../../src/http/drain.ts';
 import { documentText, startGateway, type Gateway, type GatewayOptions } from './gateway.ts';
 import { graphql } from './gql/index.ts';
 import type { FollowSubscription } from './gql/graphql.ts';
@@ -46,7 +47,10 @@ export async function cutListeners(admin: pg.Client, database?: string): Promise
 }
 
 /** A gateway on its own database, listening on a free port of 127.0.0.1, whose logs the test reads. */
-export async function startListeningGateway(env: Record<string, string> = {}, options: GatewayOptions = {}): Promise<ListeningGateway> {
+export async function startListeningGateway(
+  env: Record<string, string> = {},
+  { lifecycle, ...options }: GatewayOptions & { lifecycle?: Lifecycle } = {},
+): Promise<ListeningGateway> {
   const lines: string[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) {
@@ -54,7 +58,7 @@ export async function startListeningGateway(env: Record<string, string> = {}, op
       done();
     },
   });
-  const gateway = await startGateway({ LOG_LEVEL: 'info', ...env }, { logStream }, options);
+  const gateway = await startGateway({ LOG_LEVEL: 'info', ...env }, { logStream, ...(lifecycle ? { lifecycle } : {}) }, options);
   await gateway.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = gateway.app.server.address() as { port: number };
   const logs = () => lines.map((line) => JSON.parse(line) as Record<string, any>);
@@ -182,6 +186,8 @@ export type RawStreamOptions = {
   query?: string;
   /** A trusted document's id, sent beside an empty `query`. */
   documentId?: string;
+  /** The connection's agent (Node's global one by default, which closes a connection idle for 5 s). */
+  agent?: Agent;
 };
 
 /**
@@ -190,7 +196,7 @@ export type RawStreamOptions = {
  */
 export async function rawStream(
   url: string,
-  { method = 'POST', headers = {}, variables = {}, query = LESSON_EVENTS, documentId }: RawStreamOptions = {},
+  { method = 'POST', headers = {}, variables = {}, query = LESSON_EVENTS, documentId, agent }: RawStreamOptions = {},
 ): Promise<RawStream> {
   const target = new URL(url);
   const fields = documentId === undefined ? { query, variables } : { query: '', documentId, variables };
@@ -199,6 +205,7 @@ export async function rawStream(
       target.searchParams.set(name, typeof value === 'string' ? value : JSON.stringify(value));
   const request = httpRequest(target, {
     method,
+    ...(agent ? { agent } : {}),
     headers: { accept: 'text/event-stream', ...(method === 'POST' ? { 'content-type': 'application/json' } : {}), ...headers },
   });
   request.on('error', () => {}); // the server cutting the stream, which some tests cause

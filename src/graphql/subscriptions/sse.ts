@@ -8,6 +8,7 @@ import { badRequest, rateLimited, unauthenticated, unavailable } from '../../cor
 import { isDatabaseUnavailable } from '../../db/errors.ts';
 import { ambientFromForeignOrigin } from '../../http/ambient-credentials.ts';
 import type { RequestAuthentication } from '../../http/authentication.ts';
+import { endUnanswered, spreadOver } from '../../http/drain.ts';
 import { RETRY_AFTER_SECONDS } from '../../http/errors.ts';
 import type { GraphQLContext } from '../../modules/context.ts';
 import { refuseAsCsrf, refusedAsCsrfOnStream } from '../csrf.ts';
@@ -26,6 +27,8 @@ export type ServerSentEventsOptions = {
   corsOrigins: readonly string[];
   /** SUBSCRIPTION_KEEP_ALIVE: a stream gets a comment this often, so that proxies see it is alive. */
   keepAliveMs: number;
+  /** SHUTDOWN_SPREAD: the drain ends the open streams spread over this. */
+  shutdownSpreadMs: number;
 };
 
 /** The one stream a request opens: who asked, and, once its subscription runs, how to end it. */
@@ -60,7 +63,7 @@ const anonymous: Pick<Authentication, 'viewer' | 'callerKey' | 'expiresAt'> = {
 /** The /graphql/stream handler (registered by src/graphql/route.ts), and how many streams are open. */
 export function createServerSentEvents(
   app: FastifyInstance,
-  { service, authentication, corsOrigins, keepAliveMs }: ServerSentEventsOptions,
+  { service, authentication, corsOrigins, keepAliveMs, shutdownSpreadMs }: ServerSentEventsOptions,
 ): { handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>; connections: () => number } {
   /** Each request's stream, for graphql-sse's hooks (which are handed the request); those still open, for shutdown and the metrics. */
   const streamOf = new WeakMap<FastifyRequest, Stream>();
@@ -116,14 +119,19 @@ export function createServerSentEvents(
   });
 
   // At shutdown (src/main.ts): subscriptions being set up finish, then every stream ends with `complete`,
-  // and its response with it, before the server closes (an open response would hold it).
+  // and its response and connection with it (cut if it has not ended SETUP_GRACE_MS later), spread over
+  // SHUTDOWN_SPREAD (src/http/drain.ts). Not awaited, so that the WebSockets' closes are spread over the same
+  // time: the HTTP server waits for the streams' connections.
   app.addHook('preClose', async () => {
     closing = true;
     await service.settled(SETUP_GRACE_MS);
-    const ending = [...open];
-    for (const stream of ending) stream.stop?.();
-    await Promise.race([Promise.all(ending.map((stream) => stream.closed)), new Promise((resolve) => setTimeout(resolve, SETUP_GRACE_MS))]);
-    for (const stream of ending) stream.reply.raw.destroy();
+    void spreadOver([...open], shutdownSpreadMs, (stream) => {
+      // Its connection, not the response: once the response has ended, a kept-alive connection would
+      // wait idle for KEEP_ALIVE_TIMEOUT (the server closes the idle ones only as it begins to close).
+      const connection = stream.reply.raw.socket ?? stream.reply.raw;
+      stream.stop?.();
+      void Promise.race([stream.closed, new Promise((resolve) => setTimeout(resolve, SETUP_GRACE_MS))]).then(() => connection.destroy());
+    });
   });
 
   const refuse = (reply: FastifyReply, status: number, error: GraphQLError) =>
@@ -154,7 +162,9 @@ export function createServerSentEvents(
         401,
         unauthenticated('The access token is invalid, expired or revoked'),
       );
-    if (viewer.kind === 'unavailable' || closing) return tryLater(reply);
+    // Asked for as the drain began (src/http/drain.ts): its connection is ended, so that the client reconnects.
+    if (closing) return endUnanswered(request, reply);
+    if (viewer.kind === 'unavailable') return tryLater(reply);
     const counted = viewer.kind === 'user' ? callerKey : undefined;
     if (counted && !service.callers.take(counted))
       return refuse(reply, 429, rateLimited('Too many subscription connections for this caller'));

@@ -9,6 +9,7 @@ import type { Config } from '../../config.ts';
 import { badRequest } from '../../core/errors.ts';
 import { rethrowUnavailable } from '../../db/errors.ts';
 import { subscriptionCredentials } from '../../http/ambient-credentials.ts';
+import { spreadOver } from '../../http/drain.ts';
 import type { Tracing } from '../../telemetry/tracing.ts';
 import { SETUP_GRACE_MS, whenLapsed, type SubscriptionService } from './service.ts';
 
@@ -23,7 +24,10 @@ export type WebSocketOptions = {
   authenticator: Authenticator;
   /** Origins whose upgrades may be authenticated by cookies, beside the gateway's own (CORS_ORIGINS). */
   corsOrigins: readonly string[];
-  config: Pick<Config, 'subscriptionsPerConnection' | 'subscriptionKeepAliveMs' | 'subscriptionInitTimeoutMs' | 'production'>;
+  config: Pick<
+    Config,
+    'subscriptionsPerConnection' | 'subscriptionKeepAliveMs' | 'subscriptionInitTimeoutMs' | 'production' | 'shutdownSpreadMs'
+  >;
   /** When tracing is on: a span for each connection_init (src/telemetry/). */
   tracing?: Tracing | undefined;
 };
@@ -57,12 +61,16 @@ export async function registerWebSocketSubscriptions(
   { service, authenticator, corsOrigins, config, tracing }: WebSocketOptions,
 ): Promise<{ handler: WebsocketHandler; connections: () => number }> {
   // At shutdown (src/main.ts): subscriptions still being set up finish, then every socket is closed with
-  // 1001. Done before src/http/connections.ts destroys the sockets that never made an HTTP request.
+  // 1001, spread over SHUTDOWN_SPREAD (src/http/drain.ts). Not awaited, so that the event streams' ends are
+  // spread over the same time: the HTTP server waits for its sockets. Done before src/http/connections.ts
+  // destroys the sockets that never made an HTTP request.
   await app.register(fastifyWebsocket, {
     options: { maxPayload: MAX_MESSAGE_BYTES },
     preClose: async function closeSockets(this: FastifyInstance) {
       await service.settled(SETUP_GRACE_MS);
-      for (const socket of this.websocketServer.clients) socket.close(GOING_AWAY, 'Server is shutting down');
+      void spreadOver([...this.websocketServer.clients], config.shutdownSpreadMs, (socket) =>
+        socket.close(GOING_AWAY, 'Server is shutting down'),
+      );
     },
   });
 

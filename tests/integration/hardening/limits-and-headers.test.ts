@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokens } from '../../kit/fixture.ts';
+import type { Lifecycle } from '../../../src/http/drain.ts';
 import { startGateway, type Gateway } from '../../kit/gateway.ts';
 
 // Rate limit per token (per IP when anonymous), security headers, and the drain's 503s, over HTTP.
 
 let gateway: Gateway;
-const lifecycle = { draining: false };
+const lifecycle: Lifecycle = { leaving: false, draining: false };
 beforeAll(async () => {
   gateway = await startGateway({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '1 minute' }, { lifecycle });
   await gateway.reset();
@@ -76,6 +77,27 @@ describe('security headers', () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self';");
     expect(csp).not.toMatch(/https?:|\*/);
+  });
+});
+
+describe('leaving (set by main on SIGTERM, for SHUTDOWN_DELAY)', () => {
+  it('/readyz says draining at once, every other request is still served, each answer closing its connection', async () => {
+    lifecycle.leaving = true;
+    try {
+      const ready = await get('/readyz', { ip: '10.4.0.1' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ status: 'draining' });
+      const rest = await get('/api/v1/activities/10', { ip: '10.4.0.1' });
+      expect(rest.statusCode).toBe(200);
+      expect(rest.headers.connection).toBe('close');
+      const viewer = await postViewer('10.4.0.1');
+      expect(viewer.statusCode).toBe(200);
+      expect(viewer.json()).toEqual({ data: { viewer: null } });
+      expect((await get('/healthz', { ip: '10.4.0.1' })).statusCode).toBe(200);
+    } finally {
+      lifecycle.leaving = false;
+    }
+    expect((await get('/readyz', { ip: '10.4.0.1' })).statusCode).toBe(200);
   });
 });
 

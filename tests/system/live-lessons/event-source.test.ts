@@ -1,0 +1,148 @@
+import { existsSync } from 'node:fs';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSessionWebhook, type SessionWebhook } from '../../kit/identity.ts';
+import { waitFor } from '../../kit/live.ts';
+import { freshDatabaseEnv, startServerProcess, stopServerProcesses, type ServerProcess } from '../../kit/server-process.ts';
+import { freePort } from './deploy-clients.ts';
+
+// A browser's own EventSource following a lesson (SPEC §12): a page of another origin of the site opens
+// /graphql/stream with `withCredentials`, signed in by the platform's session cookie alone, and goes on
+// following the lesson by itself across a restart of the server (the drain ends its stream; the browser
+// reconnects, as it does on a dropped connection and never on an HTTP error).
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromiumThere = existsSync(CHROMIUM);
+const COOKIE = '_platform_session';
+const SESSION = 'teacher-session-value';
+/** The demo data's teacher (src/demo/seed.ts), whom the platform's session names. */
+const DEMO_TEACHER = 1;
+const FOLLOW = 'subscription Follow($id: ID!) { lessonEvents(classroomActivityId: $id) { kind classroomActivityId } }';
+
+/** The page: an EventSource on the lesson, every message and state change kept in `window.seen`. */
+const page = (streamUrl: string) => `<!doctype html><meta charset="utf-8"><title>Lesson</title>
+<script>
+  window.seen = { messages: [], opens: 0, errors: 0, closed: false };
+  const source = new EventSource(${JSON.stringify(streamUrl)}, { withCredentials: true });
+  source.onopen = () => { seen.opens += 1; };
+  source.onerror = () => { seen.errors += 1; if (source.readyState === EventSource.CLOSED) seen.closed = true; };
+  for (const type of ['next', 'complete'])
+    source.addEventListener(type, (event) => seen.messages.push({ type, data: event.data ? JSON.parse(event.data) : null, lastEventId: event.lastEventId }));
+</script>`;
+
+type Seen = { messages: { type: string; data: any; lastEventId: string }[]; opens: number; errors: number; closed: boolean };
+
+async function serve(server: Server): Promise<number> {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return (server.address() as AddressInfo).port;
+}
+
+describe.skipIf(!chromiumThere)(
+  `a browser's EventSource with the platform's cookie, in Chromium${chromiumThere ? '' : ` (needs ${CHROMIUM}): skipped`}`,
+  () => {
+    let webhook: SessionWebhook;
+    let lessons: Server;
+    let browser: Browser;
+    let lessonsOrigin: string;
+    let streamUrl: string;
+
+    beforeAll(async () => {
+      webhook = await startSessionWebhook(COOKIE);
+      webhook.answers.set(SESSION, { status: 200, body: { userId: DEMO_TEACHER } });
+      lessons = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(page(streamUrl)));
+      lessonsOrigin = `http://lessons.school.test:${await serve(lessons)}`;
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          // Two origins of one site, school.test, both on loopback.
+          '--host-resolver-rules=MAP lessons.school.test 127.0.0.1, MAP api.school.test 127.0.0.1',
+        ],
+      });
+    }, 60_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await stopServerProcesses();
+      await webhook?.close();
+      lessons?.closeAllConnections();
+      lessons?.close();
+    });
+
+    it('follows a lesson with the cookie alone, and goes on following it by itself after the server restarts', async () => {
+      const database = await freshDatabaseEnv('lgw_test_event_source');
+      const port = await freePort();
+      const start = (demo: '0' | '1') =>
+        startServerProcess({
+          ...database,
+          PORT: String(port),
+          DEMO_DATA: demo,
+          AUTH_SESSION_WEBHOOK_URL: webhook.url,
+          AUTH_SESSION_COOKIE: COOKIE,
+          CORS_ORIGINS: lessonsOrigin,
+          SHUTDOWN_SPREAD: '0',
+        });
+      let server = await start('1');
+      const token = /A demo teacher's token: (\S+)/.exec(server.output())?.[1];
+      const lesson = /classroom_activities\/(\d+)\/student_names/.exec(server.output())?.[1];
+      expect(token && lesson).toBeTruthy();
+      const stream = new URL(`http://api.school.test:${port}/graphql/stream`);
+      stream.searchParams.set('query', FOLLOW);
+      stream.searchParams.set('variables', JSON.stringify({ id: lesson }));
+      streamUrl = stream.toString();
+      /** A lesson change by the teacher's token (the page's own cookie is the platform's, not the test's). */
+      const change = async (on: ServerProcess, mutation: 'launchLesson' | 'unpinAndLock') => {
+        const answer = await fetch(`${on.origin}/graphql`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: `mutation Change($id: ID!) { ${mutation}(id: $id) { id } }`, variables: { id: lesson } }),
+        });
+        expect(await answer.json()).toEqual({ data: { [mutation]: { id: lesson } } });
+      };
+      const started = (on: ServerProcess) => on.output().split('"msg":"subscription started"').length - 1;
+
+      const context = await browser.newContext();
+      // The platform signed the teacher in: its session cookie, for the whole site.
+      await context.addCookies([{ name: COOKIE, value: SESSION, domain: '.school.test', path: '/', httpOnly: true, sameSite: 'Lax' }]);
+      const tab: Page = await context.newPage();
+      const seen = () => tab.evaluate(() => (globalThis as unknown as { seen: Seen }).seen);
+      const kinds = async () =>
+        (await seen()).messages.flatMap((message) => (message.type === 'next' ? [message.data.data.lessonEvents.kind] : []));
+      await tab.goto(`${lessonsOrigin}/lessons/${lesson}`);
+      await waitFor(() => started(server) === 1, 'the page subscribed', 30_000);
+      await change(server, 'launchLesson');
+      await waitFor(async () => (await kinds()).length === 1, 'LAUNCHED in the page', 10_000);
+
+      // A restart: the drain ends the stream (`complete`), the browser reconnects once the server is back.
+      server.child.kill('SIGTERM');
+      expect(await server.exited, server.output()).toBe(0);
+      server = await start('0');
+      // Once events are resumable (SPEC §12) an event committed here, before the page is back, reaches it
+      // too: the browser sends the last `id:` it got as Last-Event-ID.
+      await waitFor(() => started(server) === 1, 'the page subscribed again by itself', 30_000);
+      await change(server, 'unpinAndLock');
+      await waitFor(async () => (await kinds()).length === 2, 'LOCKED in the page', 10_000);
+
+      expect(await kinds()).toEqual(['LAUNCHED', 'LOCKED']);
+      const { messages, opens, closed } = await seen();
+      expect(messages.map((message) => message.type)).toEqual(['next', 'complete', 'next']);
+      expect(opens).toBe(2);
+      // The browser never gave up (as it would on an HTTP error).
+      expect(closed).toBe(false);
+      // The gateway asked the platform with that one cookie; no token was in the page.
+      expect(webhook.calls.length).toBeGreaterThan(0);
+      expect(webhook.calls.every((call) => call.cookie === `${COOKIE}=${SESSION}`)).toBe(true);
+      await context.close();
+    }, 120_000);
+  },
+);
