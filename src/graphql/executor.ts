@@ -25,14 +25,19 @@ const COMPILED_OPERATIONS = 100;
 const byGraphqlJs = 'graphql-js' as const;
 type Plan = CompiledQuery | typeof byGraphqlJs;
 
-/** True when a list or object literal of the document holds a variable: graphql-jit leaves it out of a custom scalar's value. */
-function hasVariableInLiteral(document: DocumentNode): boolean {
+/**
+ * True when a list or object literal of the document holds a variable (graphql-jit leaves it out of a custom
+ * scalar's value), or an object literal a `__proto__` field (graphql-jit writes it into a JavaScript object
+ * literal, where that key sets the prototype instead: the client's key would be lost).
+ */
+function hasLiteralJitGetsWrong(document: DocumentNode): boolean {
   let literalDepth = 0;
   let found = false;
   const literal = { enter: () => void (literalDepth += 1), leave: () => void (literalDepth -= 1) };
   visit(document, {
     ListValue: literal,
     ObjectValue: literal,
+    ObjectField: (field) => void (found ||= field.name.value === '__proto__'),
     Variable: () => void (found ||= literalDepth > 0),
   });
   return found;
@@ -51,7 +56,7 @@ function resolvesEntities(document: DocumentNode, operationName: string | undefi
 }
 
 function planFor(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): Plan {
-  if (hasVariableInLiteral(document) || resolvesEntities(document, operationName)) return byGraphqlJs;
+  if (hasLiteralJitGetsWrong(document) || resolvesEntities(document, operationName)) return byGraphqlJs;
   try {
     const compiled = compileQuery(schema, document, operationName, { disablingCapturingStackErrors: true });
     return isCompiledQuery(compiled) ? compiled : byGraphqlJs;

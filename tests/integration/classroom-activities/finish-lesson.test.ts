@@ -234,6 +234,23 @@ describe('rule 3: each concept result is saved to its session', () => {
     expect(row!.metadata).toEqual({ ...metadata, ...extra });
   });
 
+  it('stores a __proto__ key of a metadata.extra literal as given, like any other (SPEC §14)', async () => {
+    // As a literal of the document: a JSON body holding `__proto__` is refused (400) before GraphQL reads it (SECURITY.md).
+    const answer = await gateway.graphql(
+      `mutation ProtoKey($id: ID!) {
+        finishLesson(id: $id, input: { conceptResults: [{ activitySessionUid: "${uids.sessions.ben}", conceptUid: "${uids.concepts.parallel}",
+          questionType: "lessons-slide", metadata: { correct: 1, attemptNumber: 1, questionNumber: 1,
+            extra: { __proto__: { polluted: true }, note: "n" } } }] }) { followUpUrl }
+      }`,
+      { id: String(ids.classroomActivity) },
+      tokens.owner,
+    );
+    expect(answer.errors).toBeUndefined();
+    const rows = await prisma().$queryRaw<{ proto: unknown; note: unknown }[]>`
+      SELECT metadata->'__proto__' AS proto, metadata->'note' AS note FROM concept_results`;
+    expect(rows).toEqual([{ proto: { polluted: true }, note: 'n' }]);
+  });
+
   it('adds to the results already saved by an earlier run of the lesson', async () => {
     await finished({ conceptResults: [result(uids.sessions.ben, uids.concepts.parallel, 1)] });
     await finished({ conceptResults: [result(uids.sessions.ben, uids.concepts.parallel, 2)] });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import { buildSubgraphSchema } from '@apollo/subgraph';
-import { createGatewayRuntime, getGraphQLWSOptions } from '@graphql-hive/gateway';
+import { createGatewayRuntime, getGraphQLWSOptions } from '@graphql-hive/gateway-runtime';
 import { composeServices } from '@theguild/federation-composition';
 import { parse } from 'graphql';
 import { createClient } from 'graphql-ws';
