@@ -5,7 +5,6 @@ import type { DestinationStream } from 'pino';
 import { listenForTokenChanges, TokenCache } from './auth/token-cache.ts';
 import { createAuthenticator } from './auth/authenticator.ts';
 import type { Config } from './config.ts';
-import { EventHub } from './core/event-hub.ts';
 import type { Database } from './db/client.ts';
 import { rethrowUnavailable } from './db/errors.ts';
 import { createContext } from './graphql/request-context.ts';
@@ -30,7 +29,7 @@ import { PublicCache } from './http/public-cache.ts';
 import type { RateLimitStore } from './http/rate-limit.ts';
 import { listenForScrapes, type MetricsListener } from './metrics/listener.ts';
 import { createMetrics } from './metrics/metrics.ts';
-import { listenForLessonEvents } from './modules/classroom-activities/lesson-events.ts';
+import { lessonEventHub, listenForLessonEvents } from './modules/classroom-activities/lesson-events.ts';
 import { playgroundRoutes } from './playground/plugin.ts';
 import { restRoutes } from './rest/plugin.ts';
 import { restSchemaExtension } from './rest/schema.ts';
@@ -165,7 +164,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
 
   // This instance hears every committed lesson event, token change and catalogue change on the database's one
   // listening connection, and fans them out to its subscribers, its token cache and its public reads' tags.
-  const lessonEvents = new EventHub();
+  const lessonEvents = lessonEventHub(database);
   const stopHearingLessons = await listenForLessonEvents(database, lessonEvents, app.log);
   const stopHearingTokens = await listenForTokenChanges(database, tokenCache);
   const stopHearingCatalogue = cache ? await listenForCatalogueChanges(database, catalogue) : async () => {};

@@ -13,6 +13,8 @@ export const ErrorCode = {
   CONFLICT: 'CONFLICT',
   RATE_LIMITED: 'RATE_LIMITED',
   UNAVAILABLE: 'UNAVAILABLE',
+  /** A subscription's `after` names events that retention deleted (docs/contract.md, Live lessons). */
+  LESSON_EVENTS_EXPIRED: 'LESSON_EVENTS_EXPIRED',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -35,6 +37,11 @@ export const payloadTooLarge = (message: string) => fail(ErrorCode.PAYLOAD_TOO_L
 export const UNAVAILABLE_MESSAGE = 'The service is unavailable, try again shortly';
 /** The database (or another service a request needs) cannot be reached: HTTP 503. */
 export const unavailable = () => fail(ErrorCode.UNAVAILABLE, UNAVAILABLE_MESSAGE, { http: { status: 503 } });
+export const lessonEventsExpired = () =>
+  fail(
+    ErrorCode.LESSON_EVENTS_EXPIRED,
+    'Some events after this cursor are older than the retention and were deleted: read the state again and subscribe after its lessonEventCursor',
+  );
 export const badUserInput = (fields: FieldErrors, message = 'Some fields are invalid') =>
   fail(ErrorCode.BAD_USER_INPUT, message, { fields });
 

@@ -42,7 +42,7 @@ export async function finishInTransaction(
     WHERE ca.id = ${classroomActivityId} AND ca.visible AND a.id = ca.activity_id AND before.id = ca.id
     RETURNING before.locked AND NOT before.pinned AND before.completed AND before.edition_id IS NOT DISTINCT FROM ca.edition_id AS "wasFinished", ca.id, ca.classroom_id AS "classroomId", ca.activity_id AS "activityId", ca.unit_id AS "unitId", ca.due_date AS "dueDate",
               ca.assigned_student_ids AS "assignedStudentIds", ca.assign_on_join AS "assignOnJoin", ca.visible, ca.locked, ca.pinned,
-              ca.completed, ca.edition_id AS "editionId", ca.created_at AS "createdAt", ca.updated_at AS "updatedAt",
+              ca.completed, ca.edition_id AS "editionId", ca.lesson_event_position AS "lessonEventPosition", ca.created_at AS "createdAt", ca.updated_at AS "updatedAt",
               a.follow_up_activity_id AS "followUpActivityId"`;
   if (!finished) throw notFound();
   const { followUpActivityId, wasFinished, ...classroomActivity } = finished;
@@ -89,7 +89,8 @@ export async function finishInTransaction(
     ? `${appUrl}/teachers/classroom_activities/${followUpClassroomActivity.id}/activity_from_classroom_activity`
     : appUrl;
   // A retry that changed nothing (already finished, no result saved, no session dropped) sends no second event.
-  if (!wasFinished || saved > 0 || dropped > 0) await notifyLessonEvent(tx, 'FINISHED', classroomActivity, followUpUrl);
+  if (!wasFinished || saved > 0 || dropped > 0)
+    classroomActivity.lessonEventPosition = await notifyLessonEvent(tx, 'FINISHED', classroomActivity, followUpUrl);
 
   return { followUpUrl, classroomActivity, followUpClassroomActivity };
 }

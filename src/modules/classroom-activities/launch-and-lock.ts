@@ -8,8 +8,7 @@ import { notifyLessonEvent } from './lesson-events.ts';
 
 export async function unpinAndLock(tx: Tx, classroomActivityId: number): Promise<ClassroomActivity> {
   const locked = await tx.classroomActivity.update({ where: { id: classroomActivityId }, data: { pinned: false, locked: true } });
-  await notifyLessonEvent(tx, 'LOCKED', locked);
-  return locked;
+  return { ...locked, lessonEventPosition: await notifyLessonEvent(tx, 'LOCKED', locked) };
 }
 
 /**
@@ -32,6 +31,5 @@ export async function launchLesson(tx: Tx, { id, classroomId }: Pick<ClassroomAc
       WHERE EXISTS (SELECT 1 FROM users u WHERE u.id = given.user_id)
         AND NOT EXISTS (SELECT 1 FROM activity_sessions s WHERE s.classroom_activity_id = ${id} AND s.user_id = given.user_id)`;
   }
-  await notifyLessonEvent(tx, 'LAUNCHED', launched);
-  return launched;
+  return { ...launched, lessonEventPosition: await notifyLessonEvent(tx, 'LAUNCHED', launched) };
 }

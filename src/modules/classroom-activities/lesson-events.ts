@@ -1,12 +1,13 @@
 import type { Tx } from '../../db/transaction.ts';
 import type { ClassroomActivity } from '../../generated/prisma/client.ts';
-import type { EventHub } from '../../core/event-hub.ts';
-import { ListenerDeafError, type Database } from '../../db/client.ts';
+import { EventHub, type ReadStored, type Stored } from '../../core/event-hub.ts';
+import { ListenerDeafError, type Database, type SqlRead } from '../../db/client.ts';
 import type { LessonEventKind } from '../types.generated.ts';
 
-// Live lessons' events (docs/contract.md, Live lessons), sent with pg_notify inside the writing transaction:
-// PostgreSQL and PGlite deliver a notification at commit, in commit order, to every listening connection,
-// and never for one rolled back. So every instance hears every committed change, and a refused one is silent.
+// Live lessons' events (docs/contract.md, Live lessons): each stored by the transaction that makes its change,
+// at its classroom activity's next position (taken under that row's lock, so positions follow commit order),
+// and announced with pg_notify in the same statement, which PostgreSQL and PGlite deliver at commit, never for
+// a rollback. The store makes them resumable (`after`), and fills whatever a listening connection missed.
 
 /** The one channel every instance listens on. */
 export const LESSON_EVENTS_CHANNEL = 'lesson_events';
@@ -14,41 +15,112 @@ export const LESSON_EVENTS_CHANNEL = 'lesson_events';
 export type LessonEventMessage = {
   kind: LessonEventKind;
   classroomActivityId: number;
+  /** 1, 2, 3… within its classroom activity, in commit order. */
+  position: number;
   locked: boolean;
   pinned: boolean;
   completed: boolean;
   followUpUrl: string | null;
-  /** ISO 8601: taken just before the commit (the transaction's last statement). */
+  /** ISO 8601, UTC, milliseconds: when the event was stored, under the row's lock, just before the commit. */
   at: string;
 };
 
-/** Queues the event on the transaction: delivered at its commit, dropped with its rollback. */
+/** The event's fields as JSON text, from a row of lesson_events `e` (the notification's payload, and the replay's rows). */
+const EVENT_JSON = `json_build_object('kind', e.kind, 'classroomActivityId', e.classroom_activity_id, 'position', e.position,
+  'locked', e.locked, 'pinned', e.pinned, 'completed', e.completed, 'followUpUrl', e.follow_up_url,
+  'at', to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text`;
+
+/**
+ * Stores the event at the classroom activity's next position (answered) and queues its notification, in one statement
+ * (the one that notified before events were stored): delivered at commit, dropped with a rollback. The
+ * caller's transaction holds the classroom activity's row lock already.
+ */
 export async function notifyLessonEvent(
   tx: Tx,
   kind: LessonEventKind,
   classroomActivity: Pick<ClassroomActivity, 'id' | 'locked' | 'pinned' | 'completed'>,
   followUpUrl: string | null = null,
-): Promise<void> {
-  const message: LessonEventMessage = {
+): Promise<number> {
+  const { id, locked, pinned, completed } = classroomActivity;
+  // pg_notify returns void, which Prisma's raw query reader cannot read: it is read as text.
+  const [stored] = await tx.$queryRawUnsafe<{ position: number }[]>(
+    `WITH moved AS (
+       UPDATE classroom_activities SET lesson_event_position = lesson_event_position + 1 WHERE id = $1::int
+       RETURNING id, lesson_event_position),
+     e AS (
+       INSERT INTO lesson_events (classroom_activity_id, position, kind, locked, pinned, completed, follow_up_url, at)
+       SELECT id, lesson_event_position, $2::lesson_event_kind, $3::boolean, $4::boolean, $5::boolean, $6::text, clock_timestamp() FROM moved
+       RETURNING *)
+     SELECT e.position, pg_notify('${LESSON_EVENTS_CHANNEL}', ${EVENT_JSON})::text AS sent FROM e`,
+    id,
     kind,
-    classroomActivityId: classroomActivity.id,
-    locked: classroomActivity.locked,
-    pinned: classroomActivity.pinned,
-    completed: classroomActivity.completed,
+    locked,
+    pinned,
+    completed,
     followUpUrl,
-    at: new Date().toISOString(),
+  );
+  return stored!.position;
+}
+
+// An event's id: its classroom activity's id and its position (ten digits), so that later events of one
+// classroom activity compare later as strings, and an id names the classroom activity it belongs to.
+const ID_PATTERN = /^(\d{1,10})-(\d{10})$/;
+
+export function lessonEventId(classroomActivityId: number, position: number): string {
+  return `${classroomActivityId}-${String(position).padStart(10, '0')}`;
+}
+
+/** The classroom activity and position an id names, or null when it is not an id of an event (or of a cursor before the first). */
+export function parseLessonEventId(id: string): { classroomActivityId: number; position: number } | null {
+  const match = ID_PATTERN.exec(id);
+  if (!match) return null;
+  const classroomActivityId = Number(match[1]);
+  const position = Number(match[2]);
+  if (classroomActivityId > 2_147_483_647 || position > 2_147_483_647) return null;
+  return { classroomActivityId, position };
+}
+
+/**
+ * The stored events of several classroom activities, each after its floor, and each one's latest position:
+ * one statement whatever their number (src/core/event-hub.ts batches every resume of a moment into it).
+ */
+export function readStoredLessonEvents(read: SqlRead): ReadStored<LessonEventMessage> {
+  return async (floors) => {
+    const ids = [...floors.keys()];
+    const rows = await read<{ id: number; latest: number; event: string | null }>(
+      {
+        name: 'lesson_events_after',
+        text: `SELECT ca.id, ca.lesson_event_position AS latest, CASE WHEN e.position IS NULL THEN NULL ELSE ${EVENT_JSON} END AS event
+          FROM unnest($1::int[], $2::int[]) AS wanted(id, after)
+          JOIN classroom_activities ca ON ca.id = wanted.id
+          LEFT JOIN lesson_events e ON e.classroom_activity_id = wanted.id AND e.position > wanted.after
+          ORDER BY ca.id, e.position`,
+      },
+      [ids, ids.map((id) => floors.get(id)!)],
+    );
+    const stored = new Map<number, Stored<LessonEventMessage>>();
+    for (const row of rows) {
+      const entry = stored.get(row.id) ?? { events: [], latest: row.latest };
+      stored.set(row.id, entry);
+      if (row.event !== null) entry.events.push(JSON.parse(row.event) as LessonEventMessage);
+    }
+    return stored;
   };
-  // $executeRaw: pg_notify returns void, which Prisma's raw query reader cannot read.
-  await tx.$executeRaw`SELECT pg_notify(${LESSON_EVENTS_CHANNEL}, ${JSON.stringify(message)})`;
+}
+
+/** This instance's lesson events: the hub its subscribers follow, replaying from the store. */
+export function lessonEventHub(database: Pick<Database, 'read'>): EventHub<LessonEventMessage> {
+  return new EventHub<LessonEventMessage>({ read: readStoredLessonEvents(database.read) });
 }
 
 /**
  * Hands each lesson event this instance hears to the subscribers of its classroom activity (`hub`), until
- * the returned function is called; `log` is told when the listening connection drops and comes back.
+ * the returned function is called; `log` is told when the listening connection drops and comes back, and
+ * the hub, which then reads from the store what was committed meanwhile.
  */
 export function listenForLessonEvents(
   database: Pick<Database, 'listen'>,
-  hub: EventHub,
+  hub: EventHub<LessonEventMessage>,
   log: { error(details: object, message: string): void; warn(details: object, message: string): void; info(message: string): void },
 ): Promise<() => Promise<void>> {
   return database.listen(
@@ -63,9 +135,14 @@ export function listenForLessonEvents(
       hub.deliver(message.classroomActivityId, message);
     },
     (state, { error, retryInMs }) => {
-      if (state === 'listening') log.info('lesson events: listening');
+      if (state === 'listening') {
+        log.info('lesson events: listening');
+        hub.resumed();
+        return;
+      }
+      hub.lost();
       // A new connection that hears nothing the app sends: a misconfiguration (docs/operations.md, Behind a connection pooler).
-      else if (error instanceof ListenerDeafError)
+      if (error instanceof ListenerDeafError)
         log.error({ err: error, retryInMs }, 'lesson events: the new listening connection is deaf to DATABASE_URL, reconnecting');
       else log.warn({ err: error, retryInMs }, 'lesson events: lost the listening connection, reconnecting');
     },
