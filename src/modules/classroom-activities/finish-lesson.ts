@@ -36,7 +36,9 @@ export async function finishInTransaction(
   // back with the rest).
   const [finished] = await tx.$queryRaw<FinishedClassroomActivity[]>`
     UPDATE classroom_activities ca
-    SET locked = true, pinned = false, completed = true, edition_id = COALESCE(${command.editionId ?? null}::text, ca.edition_id), updated_at = now()
+    SET locked = true, pinned = false, completed = true, edition_id = COALESCE(${command.editionId ?? null}::text, ca.edition_id), updated_at = now(),
+        lesson_event_position = ca.lesson_event_position + CASE WHEN before.locked AND NOT before.pinned AND before.completed
+          AND before.edition_id IS NOT DISTINCT FROM COALESCE(${command.editionId ?? null}::text, ca.edition_id) THEN 0 ELSE 1 END
     FROM activities a,
          (SELECT id, locked, pinned, completed, edition_id FROM classroom_activities WHERE id = ${classroomActivityId} FOR UPDATE) before
     WHERE ca.id = ${classroomActivityId} AND ca.visible AND a.id = ca.activity_id AND before.id = ca.id
@@ -89,8 +91,10 @@ export async function finishInTransaction(
     ? `${appUrl}/teachers/classroom_activities/${followUpClassroomActivity.id}/activity_from_classroom_activity`
     : appUrl;
   // A retry that changed nothing (already finished, no result saved, no session dropped) sends no second event.
-  if (!wasFinished || saved > 0 || dropped > 0)
-    classroomActivity.lessonEventPosition = await notifyLessonEvent(tx, 'FINISHED', classroomActivity, followUpUrl);
+  // Its position was taken by the update above unless it was finished already (see notifyLessonEvent).
+  if (!wasFinished) await notifyLessonEvent(tx, 'FINISHED', classroomActivity, followUpUrl);
+  else if (saved > 0 || dropped > 0)
+    classroomActivity.lessonEventPosition = await notifyLessonEvent(tx, 'FINISHED', classroomActivity, followUpUrl, { moved: false });
 
   return { followUpUrl, classroomActivity, followUpClassroomActivity };
 }

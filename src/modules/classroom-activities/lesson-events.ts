@@ -30,35 +30,40 @@ const EVENT_JSON = `json_build_object('kind', e.kind, 'classroomActivityId', e.c
   'locked', e.locked, 'pinned', e.pinned, 'completed', e.completed, 'followUpUrl', e.follow_up_url,
   'at', to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text`;
 
+/** Stores an event and queues its notification, from the stored row `e` (to which `position` is given). */
+const STORE = (position: string, from: string) => `
+  e AS (
+    INSERT INTO lesson_events (classroom_activity_id, position, kind, locked, pinned, completed, follow_up_url, at)
+    SELECT $1::int, ${position}, $2::lesson_event_kind, $3::boolean, $4::boolean, $5::boolean, $6::text, clock_timestamp() ${from}
+    RETURNING *)
+  SELECT e.position, pg_notify('${LESSON_EVENTS_CHANNEL}', ${EVENT_JSON})::text AS sent FROM e`;
+/** The change's own update moved the position ($7): the event is stored there. */
+const STORE_AT_MOVED = `WITH ${STORE('$7::int', '')}`;
 /**
- * Stores the event at the classroom activity's next position (answered) and queues its notification, in one statement
- * (the one that notified before events were stored): delivered at commit, dropped with a rollback. The
- * caller's transaction holds the classroom activity's row lock already.
+ * The position is moved here. Avoided where it can be: a second update of a row in one transaction has
+ * PostgreSQL check its foreign keys again (KEY SHARE on the classroom), which can deadlock with a launch.
+ */
+const MOVE_AND_STORE = `WITH moved AS (
+    UPDATE classroom_activities SET lesson_event_position = lesson_event_position + 1 WHERE id = $1::int RETURNING lesson_event_position),
+  ${STORE('lesson_event_position', 'FROM moved')}`;
+
+/**
+ * Stores the event and queues its notification in one statement (the one that notified before events were
+ * stored): delivered at commit, dropped with a rollback. The caller's transaction holds the classroom
+ * activity's row lock, and its update moved `lessonEventPosition` to this event's, unless `moved` is false
+ * (then it is moved here). Answers the event's position.
  */
 export async function notifyLessonEvent(
   tx: Tx,
   kind: LessonEventKind,
-  classroomActivity: Pick<ClassroomActivity, 'id' | 'locked' | 'pinned' | 'completed'>,
+  classroomActivity: Pick<ClassroomActivity, 'id' | 'locked' | 'pinned' | 'completed' | 'lessonEventPosition'>,
   followUpUrl: string | null = null,
+  { moved = true }: { moved?: boolean } = {},
 ): Promise<number> {
-  const { id, locked, pinned, completed } = classroomActivity;
+  const { id, locked, pinned, completed, lessonEventPosition } = classroomActivity;
+  const values = [id, kind, locked, pinned, completed, followUpUrl, ...(moved ? [lessonEventPosition] : [])];
   // pg_notify returns void, which Prisma's raw query reader cannot read: it is read as text.
-  const [stored] = await tx.$queryRawUnsafe<{ position: number }[]>(
-    `WITH moved AS (
-       UPDATE classroom_activities SET lesson_event_position = lesson_event_position + 1 WHERE id = $1::int
-       RETURNING id, lesson_event_position),
-     e AS (
-       INSERT INTO lesson_events (classroom_activity_id, position, kind, locked, pinned, completed, follow_up_url, at)
-       SELECT id, lesson_event_position, $2::lesson_event_kind, $3::boolean, $4::boolean, $5::boolean, $6::text, clock_timestamp() FROM moved
-       RETURNING *)
-     SELECT e.position, pg_notify('${LESSON_EVENTS_CHANNEL}', ${EVENT_JSON})::text AS sent FROM e`,
-    id,
-    kind,
-    locked,
-    pinned,
-    completed,
-    followUpUrl,
-  );
+  const [stored] = await tx.$queryRawUnsafe<{ position: number }[]>(moved ? STORE_AT_MOVED : MOVE_AND_STORE, ...values);
   return stored!.position;
 }
 

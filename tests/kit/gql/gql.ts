@@ -38,6 +38,10 @@ type Documents = {
     "mutation LockOverHttp($id: ID!) { unpinAndLock(id: $id) { id } }": typeof types.LockOverHttpDocument,
     "mutation Launch($id: ID!) { launchLesson(id: $id) { id locked pinned sessions { student { id } state } } }": typeof types.LaunchDocument,
     "mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }": typeof types.LockDocument,
+    "\n  subscription Resume($id: ID!, $after: ID) {\n    lessonEvents(classroomActivityId: $id, after: $after) { id kind locked pinned completed }\n  }": typeof types.ResumeDocument,
+    "query Cursor($id: ID!) { classroomActivity(id: $id) { lessonEventCursor locked } }": typeof types.CursorDocument,
+    "mutation LockForCursor($id: ID!) { unpinAndLock(id: $id) { lessonEventCursor } }": typeof types.LockForCursorDocument,
+    "mutation LaunchForCursor($id: ID!) { launchLesson(id: $id) { lessonEventCursor } }": typeof types.LaunchForCursorDocument,
     "mutation PublishEditionUser { publishEdition { user { id name } } }": typeof types.PublishEditionUserDocument,
     "mutation CacheRenameActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { name } }": typeof types.CacheRenameActivityDocument,
     "mutation CacheLock($id: ID!) { unpinAndLock(id: $id) { locked } }": typeof types.CacheLockDocument,
@@ -95,6 +99,10 @@ const documents: Documents = {
     "mutation LockOverHttp($id: ID!) { unpinAndLock(id: $id) { id } }": types.LockOverHttpDocument,
     "mutation Launch($id: ID!) { launchLesson(id: $id) { id locked pinned sessions { student { id } state } } }": types.LaunchDocument,
     "mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }": types.LockDocument,
+    "\n  subscription Resume($id: ID!, $after: ID) {\n    lessonEvents(classroomActivityId: $id, after: $after) { id kind locked pinned completed }\n  }": types.ResumeDocument,
+    "query Cursor($id: ID!) { classroomActivity(id: $id) { lessonEventCursor locked } }": types.CursorDocument,
+    "mutation LockForCursor($id: ID!) { unpinAndLock(id: $id) { lessonEventCursor } }": types.LockForCursorDocument,
+    "mutation LaunchForCursor($id: ID!) { launchLesson(id: $id) { lessonEventCursor } }": types.LaunchForCursorDocument,
     "mutation PublishEditionUser { publishEdition { user { id name } } }": types.PublishEditionUserDocument,
     "mutation CacheRenameActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { name } }": types.CacheRenameActivityDocument,
     "mutation CacheLock($id: ID!) { unpinAndLock(id: $id) { locked } }": types.CacheLockDocument,
@@ -238,6 +246,22 @@ export function graphql(source: "mutation Launch($id: ID!) { launchLesson(id: $i
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }"): (typeof documents)["mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription Resume($id: ID!, $after: ID) {\n    lessonEvents(classroomActivityId: $id, after: $after) { id kind locked pinned completed }\n  }"): (typeof documents)["\n  subscription Resume($id: ID!, $after: ID) {\n    lessonEvents(classroomActivityId: $id, after: $after) { id kind locked pinned completed }\n  }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query Cursor($id: ID!) { classroomActivity(id: $id) { lessonEventCursor locked } }"): (typeof documents)["query Cursor($id: ID!) { classroomActivity(id: $id) { lessonEventCursor locked } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation LockForCursor($id: ID!) { unpinAndLock(id: $id) { lessonEventCursor } }"): (typeof documents)["mutation LockForCursor($id: ID!) { unpinAndLock(id: $id) { lessonEventCursor } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation LaunchForCursor($id: ID!) { launchLesson(id: $id) { lessonEventCursor } }"): (typeof documents)["mutation LaunchForCursor($id: ID!) { launchLesson(id: $id) { lessonEventCursor } }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
