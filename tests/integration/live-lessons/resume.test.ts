@@ -1,16 +1,18 @@
 import type { FormattedExecutionResult } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
+import pg from 'pg';
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { documentText } from '../../kit/gateway.ts';
 import { fixture, ids, tokens } from '../../kit/fixture.ts';
 import { graphql } from '../../kit/gql/index.ts';
-import { rawStream, startListeningGateway, waitFor, type ListeningGateway } from '../../kit/live.ts';
+import { cutListeners, rawStream, startListeningGateway, waitFor, type ListeningGateway } from '../../kit/live.ts';
 import { tcpProxy } from '../../kit/tcp-proxy.ts';
 
 // Live lessons that lose nothing (docs/contract.md, Live lessons): every event has an id, a classroom
 // activity a cursor, and a subscription `after` one gets what followed it, then the live ones, each once and
-// in order, on both transports; graphql-ws's own client resubscribes after its last id when it reconnects.
+// in order, on both transports; graphql-ws's own client resubscribes after its last id when it reconnects;
+// an instance that missed notifications reads them from the store.
 
 const RESUME = graphql(`
   subscription Resume($id: ID!, $after: ID) {
@@ -210,5 +212,38 @@ describe("graphql-ws's own client", () => {
     expect(kinds(follower.events())).toEqual(['LAUNCHED', 'LOCKED', 'LAUNCHED', 'LOCKED']);
     expect(positions(follower.events())).toEqual([1, 2, 3, 4]);
     await proxy.stop();
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('an instance whose listening connection was down', () => {
+  it('delivers what was committed meanwhile, in order, before anything newer', async () => {
+    const follower = resume(null);
+    await gateway.waitForLog('subscription started', 1);
+    const url = new URL(gateway.databaseUrl!);
+    const name = url.pathname.slice(1);
+    url.pathname = '/postgres';
+    const admin = new pg.Client({ connectionString: url.toString() });
+    await admin.connect();
+    const lost = () => gateway.logs().filter((line) => line.msg === 'lesson events: lost the listening connection, reconnecting').length;
+    const lostBefore = lost();
+    const listening = () => gateway.logs().filter((line) => line.msg === 'lesson events: listening').length;
+    const listeningBefore = listening();
+    try {
+      // No new connection to the database (the pool keeps those it has), then the listener is cut.
+      await admin.query(`ALTER DATABASE ${pg.escapeIdentifier(name)} ALLOW_CONNECTIONS false`);
+      expect(await cutListeners(admin, name)).toBe(1);
+      await waitFor(() => lost() > lostBefore, 'the loss noticed');
+      await lock();
+      await launch();
+    } finally {
+      await admin.query(`ALTER DATABASE ${pg.escapeIdentifier(name)} ALLOW_CONNECTIONS true`);
+      await admin.end();
+    }
+    expect(follower.events()).toEqual([]);
+    await waitFor(() => listening() > listeningBefore, 'listening again');
+    await lock();
+    await waitFor(() => follower.events().length >= 3, 'the missed events and the new one');
+    expect(kinds(follower.events())).toEqual(['LOCKED', 'LAUNCHED', 'LOCKED']);
+    expect(positions(follower.events())).toEqual([1, 2, 3]);
   });
 });
