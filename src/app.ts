@@ -29,7 +29,7 @@ import { PublicCache } from './http/public-cache.ts';
 import type { RateLimitStore } from './http/rate-limit.ts';
 import { listenForScrapes, type MetricsListener } from './metrics/listener.ts';
 import { createMetrics } from './metrics/metrics.ts';
-import { lessonEventHub, listenForLessonEvents } from './modules/classroom-activities/lesson-events.ts';
+import { lessonEventHub, listenForLessonEvents, pruneLessonEvents } from './modules/classroom-activities/lesson-events.ts';
 import { playgroundRoutes } from './playground/plugin.ts';
 import { restRoutes } from './rest/plugin.ts';
 import { restSchemaExtension } from './rest/schema.ts';
@@ -166,9 +166,11 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   // listening connection, and fans them out to its subscribers, its token cache and its public reads' tags.
   const lessonEvents = lessonEventHub(database);
   const stopHearingLessons = await listenForLessonEvents(database, lessonEvents, app.log);
+  const stopPruningLessons = pruneLessonEvents(database, config.lessonEventsRetentionMs, app.log);
   const stopHearingTokens = await listenForTokenChanges(database, tokenCache);
   const stopHearingCatalogue = cache ? await listenForCatalogueChanges(database, catalogue) : async () => {};
   app.addHook('onClose', async () => {
+    await stopPruningLessons();
     await stopHearingLessons();
     await stopHearingTokens();
     await stopHearingCatalogue();

@@ -153,3 +153,44 @@ export function listenForLessonEvents(
     },
   );
 }
+
+/** Rows deleted per statement by the pruning: a long backlog goes in several, none holding many locks for long. */
+const PRUNE_BATCH = 5_000;
+
+/**
+ * Deletes the events older than `retentionMs` (by the database's clock) every half of it, at most every
+ * 30 s (so within a minute of their passing it), until the returned function is called. Several instances
+ * prune side by side: each statement skips the rows another is deleting. A failure waits for the next turn.
+ */
+export function pruneLessonEvents(
+  database: Pick<Database, 'background'>,
+  retentionMs: number,
+  log: { warn(details: object, message: string): void },
+): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const prune = async () => {
+    for (let batch = 0; batch < 100; batch += 1) {
+      const deleted = await database.background<{ id: string }>(
+        `DELETE FROM lesson_events WHERE id IN (
+           SELECT id FROM lesson_events WHERE at < clock_timestamp() - $1::int8 * interval '1 millisecond'
+           ORDER BY at LIMIT ${PRUNE_BATCH} FOR UPDATE SKIP LOCKED)
+         RETURNING id`,
+        [retentionMs],
+      );
+      if (deleted.length < PRUNE_BATCH) return;
+    }
+  };
+  const timer = setInterval(
+    () => {
+      running ??= prune()
+        .catch((error: unknown) => log.warn({ err: error }, 'lesson events: pruning failed, trying again later'))
+        .finally(() => (running = undefined));
+    },
+    Math.min(30_000, Math.max(250, retentionMs / 2)),
+  );
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

@@ -134,7 +134,8 @@ export async function followLesson(
     requireUser(ctx.viewer);
     if (!found.viewerFollows) throw forbidden('Only the teachers and students of this lesson may follow it');
     const latest = found.classroomActivity.lessonEventPosition;
-    const cursor = after ?? ctx.eventStream?.lastEventId;
+    // A stream's Last-Event-ID is later than the `after` in the URL its EventSource reconnects to.
+    const cursor = ctx.eventStream?.lastEventId ?? after;
     if (cursor === undefined || cursor === null) subscription.startLive(latest);
     else {
       const parsed = parseLessonEventId(cursor);

@@ -162,7 +162,7 @@ describe('lessonEvents(after:)', () => {
 });
 
 describe('Server-Sent Events', () => {
-  it('each event carries its id, and a GET with Last-Event-ID resumes after it', async () => {
+  it('each event carries its id, and a GET with Last-Event-ID resumes after it (rather than after the older `after` of its URL)', async () => {
     const start = await cursorOf();
     await launch();
     const first = await rawStream(gateway.streamUrl, {
@@ -178,10 +178,10 @@ describe('Server-Sent Events', () => {
     first.close();
 
     await launch();
-    // As a browser's EventSource reconnects: the same URL, and the last id it got. No `after` variable.
+    // As a browser's EventSource reconnects: the same URL (its `after` older), and the last id it got, which wins.
     const again = await rawStream(gateway.streamUrl, {
       method: 'GET',
-      variables: { id: String(ids.classroomActivity) },
+      variables: { id: String(ids.classroomActivity), after: start },
       query: RESUME_TEXT,
       headers: { authorization: `Bearer ${tokens.owner}`, 'last-event-id': sent[0]!.id! },
     });
@@ -245,5 +245,35 @@ describe.skipIf(!process.env.DATABASE_URL)('an instance whose listening connecti
     await waitFor(() => follower.events().length >= 3, 'the missed events and the new one');
     expect(kinds(follower.events())).toEqual(['LOCKED', 'LAUNCHED', 'LOCKED']);
     expect(positions(follower.events())).toEqual([1, 2, 3]);
+  });
+});
+
+describe('retention (LESSON_EVENTS_RETENTION)', () => {
+  let brief: ListeningGateway;
+  beforeAll(async () => {
+    brief = await startListeningGateway({ LESSON_EVENTS_RETENTION: '1s' });
+  });
+  afterAll(() => brief?.close());
+
+  it('deletes older events; an `after` some of whose followers are gone is LESSON_EVENTS_EXPIRED, the cursor is always safe', async () => {
+    await brief.reset(withSecondLesson());
+    const cursor = async () => (await brief.graphql(CURSOR, { id: String(ids.classroomActivity) }, tokens.owner)).data!.classroomActivity!;
+    const start = (await cursor()).lessonEventCursor;
+    await brief.graphql(LAUNCH, { id: String(ids.classroomActivity) }, tokens.owner);
+    await brief.graphql(LOCK, { id: String(ids.classroomActivity) }, tokens.owner);
+    const latest = (await cursor()).lessonEventCursor;
+    await waitFor(async () => (await brief.database.prisma.lessonEvent.count()) === 0, 'the events pruned', 15_000);
+
+    for (const after of [start, `${ids.classroomActivity}-0000000001`]) {
+      const expired = resume(after, { url: brief.wsUrl });
+      await expired.ended;
+      expect(expired.events()).toEqual([]);
+      expect(expired.results.map((result) => result.errors?.[0]?.extensions?.code)).toEqual(['LESSON_EVENTS_EXPIRED']);
+    }
+    const safe = resume(latest, { url: brief.wsUrl });
+    await brief.waitForLog('subscription started', 1);
+    await brief.graphql(LAUNCH, { id: String(ids.classroomActivity) }, tokens.owner);
+    await waitFor(() => safe.events().length >= 1, 'the next event');
+    expect(positions(safe.events())).toEqual([3]);
   });
 });
