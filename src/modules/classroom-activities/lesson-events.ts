@@ -137,7 +137,8 @@ export function listenForLessonEvents(
       } catch {
         return;
       }
-      hub.deliver(message.classroomActivityId, message);
+      // Without a position (sent by a version before events were stored) it cannot be placed in order: the store has it not.
+      if (typeof message?.position === 'number') hub.deliver(message.classroomActivityId, message);
     },
     (state, { error, retryInMs }) => {
       if (state === 'listening') {
