@@ -30,6 +30,8 @@ type Documents = {
     "query FollowUpClassroom($id: ID!) { classroomActivity(id: $id) { classroom { name teacher { name } } } }": typeof types.FollowUpClassroomDocument,
     "query LessonThroughFragments($id: ID!) {\n      lesson: classroomActivity(id: $id) { ...StatementsLesson }\n    }\n    fragment StatementsLesson on ClassroomActivity { ... on ClassroomActivity { people: sessions { ...StatementsSession } } classroom { name } }\n    fragment StatementsSession on ActivitySession { uid student { name } results: conceptResults { concept { uid } } }": typeof types.LessonThroughFragmentsDocument,
     "query ClassroomActivityWithActivity($id: ID!) { classroomActivity(id: $id) { activity { uid } sessions { uid } } }": typeof types.ClassroomActivityWithActivityDocument,
+    "mutation LaunchCounted($id: ID!) { launchLesson(id: $id) { id lessonEventCursor } }": typeof types.LaunchCountedDocument,
+    "mutation LockCounted($id: ID!) { unpinAndLock(id: $id) { id lessonEventCursor } }": typeof types.LockCountedDocument,
     "query Typename { __typename }": typeof types.TypenameDocument,
     "query FirstActivities { activities(first: 20) { totalCount edges { node { id } } } }": typeof types.FirstActivitiesDocument,
     "query JwtViewer { viewer { id name role } }": typeof types.JwtViewerDocument,
@@ -91,6 +93,8 @@ const documents: Documents = {
     "query FollowUpClassroom($id: ID!) { classroomActivity(id: $id) { classroom { name teacher { name } } } }": types.FollowUpClassroomDocument,
     "query LessonThroughFragments($id: ID!) {\n      lesson: classroomActivity(id: $id) { ...StatementsLesson }\n    }\n    fragment StatementsLesson on ClassroomActivity { ... on ClassroomActivity { people: sessions { ...StatementsSession } } classroom { name } }\n    fragment StatementsSession on ActivitySession { uid student { name } results: conceptResults { concept { uid } } }": types.LessonThroughFragmentsDocument,
     "query ClassroomActivityWithActivity($id: ID!) { classroomActivity(id: $id) { activity { uid } sessions { uid } } }": types.ClassroomActivityWithActivityDocument,
+    "mutation LaunchCounted($id: ID!) { launchLesson(id: $id) { id lessonEventCursor } }": types.LaunchCountedDocument,
+    "mutation LockCounted($id: ID!) { unpinAndLock(id: $id) { id lessonEventCursor } }": types.LockCountedDocument,
     "query Typename { __typename }": types.TypenameDocument,
     "query FirstActivities { activities(first: 20) { totalCount edges { node { id } } } }": types.FirstActivitiesDocument,
     "query JwtViewer { viewer { id name role } }": types.JwtViewerDocument,
@@ -214,6 +218,14 @@ export function graphql(source: "query LessonThroughFragments($id: ID!) {\n     
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "query ClassroomActivityWithActivity($id: ID!) { classroomActivity(id: $id) { activity { uid } sessions { uid } } }"): (typeof documents)["query ClassroomActivityWithActivity($id: ID!) { classroomActivity(id: $id) { activity { uid } sessions { uid } } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation LaunchCounted($id: ID!) { launchLesson(id: $id) { id lessonEventCursor } }"): (typeof documents)["mutation LaunchCounted($id: ID!) { launchLesson(id: $id) { id lessonEventCursor } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation LockCounted($id: ID!) { unpinAndLock(id: $id) { id lessonEventCursor } }"): (typeof documents)["mutation LockCounted($id: ID!) { unpinAndLock(id: $id) { id lessonEventCursor } }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
