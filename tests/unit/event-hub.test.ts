@@ -86,6 +86,26 @@ describe('EventHub', () => {
     expect(reads).toHaveLength(1);
   });
 
+  it('a resume that comes while its key is being read waits for that read, and events committed meanwhile reach it once', async () => {
+    const { read, reads } = store({ 1: [1, 2] });
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const hub = new EventHub<Event>({ read: async (floors) => (await gate, read(floors)) });
+    const first = hub.subscribe(1);
+    const starting = first.startAfter(0, 2);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reads).toHaveLength(0); // sent, not answered
+    hub.deliver(1, at(3));
+    const second = hub.subscribe(1);
+    const secondStarting = second.startAfter(1, 3);
+    release();
+    expect(await Promise.all([starting, secondStarting])).toEqual(['started', 'started']);
+    expect(await take(first.iterator, 3)).toEqual([1, 2, 3]);
+    expect(await take(second.iterator, 2)).toEqual([2, 3]);
+    expect(reads).toHaveLength(1);
+  });
+
   it('answers expired when events after the cursor are gone from the store', async () => {
     const { read } = store({ 1: [4, 5] });
     const hub = new EventHub<Event>({ read });
