@@ -75,6 +75,10 @@ type Documents = {
     "query ActivitiesCountUpTo100 { activities(first: 100) { totalCount } }": typeof types.ActivitiesCountUpTo100Document,
     "query ViewerName { viewer { id name } }": typeof types.ViewerNameDocument,
     "mutation LaunchLesson($id: ID!) { launchLesson(id: $id) { id } }": typeof types.LaunchLessonDocument,
+    "\n  subscription FollowAfter($id: ID!, $after: ID) { lessonEvents(classroomActivityId: $id, after: $after) { id kind } }": typeof types.FollowAfterDocument,
+    "query CursorOfLesson($id: ID!) { classroomActivity(id: $id) { lessonEventCursor } }": typeof types.CursorOfLessonDocument,
+    "mutation LockLesson($id: ID!) { unpinAndLock(id: $id) { id } }": typeof types.LockLessonDocument,
+    "mutation LaunchTheLesson($id: ID!) { launchLesson(id: $id) { id } }": typeof types.LaunchTheLessonDocument,
 };
 const documents: Documents = {
     "fragment ActivityFields on Activity {\n  id uid name description flags flag data supportingInfo followUpActivityId\n  followUpActivity { id uid name }\n  classification { id key name }\n  createdAt updatedAt\n}": types.ActivityFieldsFragmentDoc,
@@ -138,6 +142,10 @@ const documents: Documents = {
     "query ActivitiesCountUpTo100 { activities(first: 100) { totalCount } }": types.ActivitiesCountUpTo100Document,
     "query ViewerName { viewer { id name } }": types.ViewerNameDocument,
     "mutation LaunchLesson($id: ID!) { launchLesson(id: $id) { id } }": types.LaunchLessonDocument,
+    "\n  subscription FollowAfter($id: ID!, $after: ID) { lessonEvents(classroomActivityId: $id, after: $after) { id kind } }": types.FollowAfterDocument,
+    "query CursorOfLesson($id: ID!) { classroomActivity(id: $id) { lessonEventCursor } }": types.CursorOfLessonDocument,
+    "mutation LockLesson($id: ID!) { unpinAndLock(id: $id) { id } }": types.LockLessonDocument,
+    "mutation LaunchTheLesson($id: ID!) { launchLesson(id: $id) { id } }": types.LaunchTheLessonDocument,
 };
 
 /**
@@ -398,6 +406,22 @@ export function graphql(source: "query ViewerName { viewer { id name } }"): (typ
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation LaunchLesson($id: ID!) { launchLesson(id: $id) { id } }"): (typeof documents)["mutation LaunchLesson($id: ID!) { launchLesson(id: $id) { id } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription FollowAfter($id: ID!, $after: ID) { lessonEvents(classroomActivityId: $id, after: $after) { id kind } }"): (typeof documents)["\n  subscription FollowAfter($id: ID!, $after: ID) { lessonEvents(classroomActivityId: $id, after: $after) { id kind } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query CursorOfLesson($id: ID!) { classroomActivity(id: $id) { lessonEventCursor } }"): (typeof documents)["query CursorOfLesson($id: ID!) { classroomActivity(id: $id) { lessonEventCursor } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation LockLesson($id: ID!) { unpinAndLock(id: $id) { id } }"): (typeof documents)["mutation LockLesson($id: ID!) { unpinAndLock(id: $id) { id } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation LaunchTheLesson($id: ID!) { launchLesson(id: $id) { id } }"): (typeof documents)["mutation LaunchTheLesson($id: ID!) { launchLesson(id: $id) { id } }"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};
