@@ -38,6 +38,7 @@ const config: CodegenConfig = {
           ActivitySession: mapper('classroom-activities', 'ActivitySession'),
           ConceptResult: mapper('classroom-activities', 'ConceptResult'),
           FinishLessonPayload: mapper('classroom-activities', 'FinishLessonPayload'),
+          LessonEvent: mapper('classroom-activities', 'LessonEvent'),
           Classroom: model('Classroom'),
           Unit: model('Unit'),
           Concept: model('Concept'),

@@ -7,7 +7,8 @@ import WebSocket from 'ws';
 // and handing all back over IPC. Children, so that the parent, which paces the finishes, does not share
 // their event loop.
 
-export type SubscriberSpec = { token: string; lessonId: number };
+/** `after`: resume after this event id or cursor (bench/reconnect-storm.ts); absent, live events only. */
+export type SubscriberSpec = { token: string; lessonId: number; after?: string };
 
 export type ParentMessage =
   | { type: 'open'; url: string; subscribers: SubscriberSpec[]; concurrency: number }
@@ -23,8 +24,8 @@ export type ChildMessage =
   | { type: 'count'; received: number }
   | { type: 'report'; subscribers: SubscriberReport[] };
 
-const LESSON_EVENTS = `subscription Follow($id: ID!) {
-  lessonEvents(classroomActivityId: $id) { kind classroomActivityId locked pinned completed followUpUrl at }
+const LESSON_EVENTS = `subscription Follow($id: ID!, $after: ID) {
+  lessonEvents(classroomActivityId: $id, after: $after) { kind classroomActivityId locked pinned completed followUpUrl at }
 }`;
 
 const clients: { dispose(): unknown }[] = [];
@@ -32,7 +33,7 @@ const reports: SubscriberReport[] = [];
 const send = (message: ChildMessage) => process.send!(message);
 
 /** Connects one subscriber; resolves true once its connection is acknowledged (the token accepted), false if it closed first. */
-function open(url: string, { token, lessonId }: SubscriberSpec, problems: string[]): Promise<boolean> {
+function open(url: string, { token, lessonId, after }: SubscriberSpec, problems: string[]): Promise<boolean> {
   const report: SubscriberReport = { lessonId, ended: null, events: [] };
   reports.push(report);
   const sink = {
@@ -57,7 +58,7 @@ function open(url: string, { token, lessonId }: SubscriberSpec, problems: string
     },
     complete: () => void (report.ended ??= 'complete'),
   };
-  const request = { query: LESSON_EVENTS, variables: { id: String(lessonId) } };
+  const request = { query: LESSON_EVENTS, variables: { id: String(lessonId), after: after ?? null } };
   return new Promise((resolve) => {
     if (url.startsWith('http')) {
       // An event stream of its own: connected once the server answered 200; a refusal ends it with an error.

@@ -6,7 +6,6 @@ import type { DestinationStream } from 'pino';
 import { listenForTokenChanges, TokenCache } from './auth/token-cache.ts';
 import { createAuthenticator } from './auth/authenticator.ts';
 import type { Config } from './config.ts';
-import { EventHub } from './core/event-hub.ts';
 import type { Database } from './db/client.ts';
 import { logReplicaChanges } from './db/replicas.ts';
 import { rethrowUnavailable } from './db/errors.ts';
@@ -35,7 +34,7 @@ import type { RateLimitStore } from './http/rate-limit.ts';
 import { listenForScrapes, type MetricsListener } from './metrics/listener.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { MAX_UID_LENGTH } from './modules/activities/input.ts';
-import { listenForLessonEvents } from './modules/classroom-activities/lesson-events.ts';
+import { lessonEventHub, listenForLessonEvents, pruneLessonEvents } from './modules/classroom-activities/lesson-events.ts';
 import { playgroundRoutes } from './playground/plugin.ts';
 import { restRoutes } from './rest/plugin.ts';
 import { restSchemaExtension } from './rest/schema.ts';
@@ -186,11 +185,13 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   // listening connection, and fans them out to its subscribers, its token cache and its public reads' tags.
   const replicas = database.replicas;
   if (replicas) logReplicaChanges(replicas, app.log);
-  const lessonEvents = new EventHub(undefined, replicas && ((key: number) => replicas.delivered(key)));
+  const lessonEvents = lessonEventHub(database, replicas && ((classroomActivityId: number) => replicas.delivered(classroomActivityId)));
   const stopHearingLessons = await listenForLessonEvents(database, lessonEvents, app.log);
+  const stopPruningLessons = pruneLessonEvents(database, config.lessonEventsRetentionMs, app.log);
   const stopHearingTokens = await listenForTokenChanges(database, tokenCache);
   const stopHearingCatalogue = cache ? await listenForCatalogueChanges(database, catalogue) : async () => {};
   app.addHook('onClose', async () => {
+    await stopPruningLessons();
     await stopHearingLessons();
     await stopHearingTokens();
     await stopHearingCatalogue();

@@ -27,6 +27,27 @@ const durationMs = z
     return Number(match[1]) * factor;
   });
 const duration = durationMs.refine((ms) => ms >= 1_000 && ms <= 86_400_000, 'must be from 1 second to 24 hours');
+// A retention: the same syntax, and days too (`7 days`).
+const retention = z
+  .string()
+  .trim()
+  .regex(/^\d+\s*(ms|s|sec|seconds?|m|min|minutes?|h|hours?|d|days?)?$/i, 'expected a number with a unit (e.g. 7 days, 12h, 30s)')
+  .transform((value) => {
+    const match = /^(\d+)\s*([a-z]*)$/i.exec(value)!;
+    const unit = match[2]!.toLowerCase();
+    const factor =
+      unit === '' || unit === 'ms'
+        ? 1
+        : unit.startsWith('s')
+          ? 1_000
+          : unit.startsWith('m')
+            ? 60_000
+            : unit.startsWith('h')
+              ? 3_600_000
+              : 86_400_000;
+    return Number(match[1]) * factor;
+  })
+  .refine((ms) => ms >= 1_000 && ms <= 366 * 86_400_000, 'must be from 1 second to 366 days');
 // An HTTP timeout (same syntax): never 0, which Node reads as "no timeout".
 const timeout = durationMs.refine((ms) => ms >= 100 && ms <= 3_600_000, 'must be from 100 ms to 1 hour');
 
@@ -145,6 +166,8 @@ const settings = {
   subscriptionsPerConnection: setting('SUBSCRIPTIONS_PER_CONNECTION', count(1, 10_000).default(20)),
   /** A ping is sent on each WebSocket this often (a dead peer is closed when it does not answer). */
   subscriptionKeepAliveMs: setting('SUBSCRIPTION_KEEP_ALIVE', duration.default(15_000)),
+  /** How long lesson events stay stored, to be replayed (`after`): older ones are deleted within a minute (docs/operations.md, Live lessons). */
+  lessonEventsRetentionMs: setting('LESSON_EVENTS_RETENTION', retention.default(7 * 86_400_000)),
   /** A WebSocket must send connection_init within this, else it is closed (4408). */
   subscriptionInitTimeoutMs: setting('SUBSCRIPTION_INIT_TIMEOUT', duration.default(10_000)),
   /** How long an instance remembers a token it verified (evicted at once when it changes; src/auth/token-cache.ts); 0: not at all. */

@@ -14,6 +14,8 @@ export const ErrorCode = {
   RATE_LIMITED: 'RATE_LIMITED',
   UNAVAILABLE: 'UNAVAILABLE',
   RESPONSE_TOO_LARGE: 'RESPONSE_TOO_LARGE',
+  /** A subscription's `after` names events that retention deleted (docs/contract.md, Live lessons). */
+  LESSON_EVENTS_EXPIRED: 'LESSON_EVENTS_EXPIRED',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -44,6 +46,11 @@ export const responseTooLarge = (limitBytes: number) =>
   fail(
     ErrorCode.RESPONSE_TOO_LARGE,
     `The answer would be larger than ${limitBytes} bytes (the server's RESPONSE_LIMIT): ask for fewer items or fields`,
+  );
+export const lessonEventsExpired = () =>
+  fail(
+    ErrorCode.LESSON_EVENTS_EXPIRED,
+    'Some events after this cursor are older than the retention and were deleted: read the state again and subscribe after its lessonEventCursor',
   );
 export const badUserInput = (fields: FieldErrors, message = 'Some fields are invalid') =>
   fail(ErrorCode.BAD_USER_INPUT, message, { fields });

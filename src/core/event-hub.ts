@@ -1,76 +1,342 @@
-// One instance's fan-out of events heard once (a database notification) to every subscriber of a key,
-// in the order delivered, each through a bounded queue: a subscriber that falls too far behind is ended
-// rather than let memory grow (its client reads the state again and subscribes again).
+// One instance's fan-out of positioned events (1, 2, 3… per key, in commit order) heard once, to every
+// subscriber of a key, each through a bounded queue; and the replay that joins a subscriber's backlog to the
+// live events with no gap and no duplicate, reading the store once per key however many subscribers resume.
 
-/** A subscriber's queue holds at most this many undelivered events by default. */
+/** A subscriber's queue holds at most this many undelivered live events by default. */
 export const SUBSCRIBER_BUFFER = 256;
+/** Each followed key keeps its latest events, at most this many, to serve subscribers that resume without a read. */
+export const KEPT_PER_KEY = 64;
 
-type Subscriber<Event> = { push(event: Event): void };
+export type Positioned = { position: number };
 
-export class EventHub<Event = unknown> {
-  private readonly subscribers = new Map<number, Set<Subscriber<Event>>>();
+/** What the store holds for one key: its events after the floor asked for, in order, and its latest position. */
+export type Stored<Event> = { events: Event[]; latest: number };
+/** Reads the store for several keys at once (one statement), each after its floor. */
+export type ReadStored<Event> = (floors: ReadonlyMap<number, number>) => Promise<Map<number, Stored<Event>>>;
 
+export type HubSubscription<Event> = {
+  iterator: AsyncIterableIterator<Event>;
+  /** Live events after `position` from now on (registered already: whatever came since is kept). */
+  startLive(position: number): void;
+  /** The events after `after` (which is at most `latest`, a position read after this subscription registered), then the live ones. */
+  startAfter(after: number, latest: number): Promise<'started' | 'expired'>;
+  end(): void;
+};
+
+type Subscriber<Event> = { push(event: Event): void; floor(): number | undefined };
+
+/**
+ * A key with subscribers: the position it pushed last, and its latest events in an unbroken run (`recent`),
+ * which holds every event after `completeFrom` when that is known (a read joined to what was pushed since).
+ */
+type Topic<Event> = {
+  subscribers: Set<Subscriber<Event>>;
+  pushed: number | undefined;
+  recent: Event[];
+  completeFrom: number | undefined;
+  /** A read found the events in (floor, to] gone from the store: an `after` among them has expired. */
+  gone: { floor: number; to: number } | undefined;
+  /** While catching up after a gap, the live events heard meanwhile, pushed after the read. */
+  held: Event[] | undefined;
+  /** A read of this key in flight, and its floor: a subscriber resuming after that floor waits for it. */
+  reading: { floor: number; done: Promise<unknown> } | undefined;
+};
+
+export type EventHubOptions<Event> = {
+  bufferSize?: number;
+  kept?: number;
+  read?: ReadStored<Event> | undefined;
   /**
-   * `beforeDeliver` is told of each event about to reach subscribers, before any does: what this instance then
-   * reads of `key` must show at least that state (src/db/replicas.ts, `delivered`).
+   * Told of each event about to reach subscribers, before any does: what this instance then reads of `key`
+   * must show at least that state (src/db/replicas.ts, `delivered`).
    */
-  constructor(
-    private readonly bufferSize = SUBSCRIBER_BUFFER,
-    private readonly beforeDeliver?: (key: number, event: Event) => void,
-  ) {}
+  beforeDeliver?: ((key: number, event: Event) => void) | undefined;
+};
 
-  /** Queues `event` for every subscriber of `key` at this moment. */
+export class EventHub<Event extends Positioned = Positioned> {
+  private readonly topics = new Map<number, Topic<Event>>();
+  private readonly bufferSize: number;
+  private readonly keep: number;
+  private readonly read: ReadStored<Event> | undefined;
+  private readonly beforeDeliver: EventHubOptions<Event>['beforeDeliver'];
+  /** The read being gathered this turn: sent at the next turn of the event loop. */
+  private batch: { floors: Map<number, number>; done: Promise<Map<number, Stored<Event>>> } | undefined;
+  /** Moves at each loss of the source (the listening connection): a subscription set up across one catches up itself. */
+  private losses = 0;
+  private deaf = false;
+
+  constructor(options: EventHubOptions<Event> | number = {}) {
+    const {
+      bufferSize = SUBSCRIBER_BUFFER,
+      kept = KEPT_PER_KEY,
+      read,
+      beforeDeliver,
+    } = typeof options === 'number' ? { bufferSize: options } : options;
+    this.bufferSize = bufferSize;
+    this.keep = kept;
+    this.read = read;
+    this.beforeDeliver = beforeDeliver;
+  }
+
+  /** A live event heard: pushed to the key's subscribers unless seen already; a gap before it is read from the store first. */
   deliver(key: number, event: Event): void {
-    const set = this.subscribers.get(key);
-    if (set?.size) this.beforeDeliver?.(key, event);
-    if (set) for (const subscriber of [...set]) subscriber.push(event);
+    const topic = this.topics.get(key);
+    if (!topic) return;
+    if (topic.held) return void topic.held.push(event);
+    if (topic.pushed !== undefined && event.position > topic.pushed + 1 && this.read) {
+      topic.held = [event];
+      void this.catchUp(key, topic, topic.pushed);
+      return;
+    }
+    this.push(key, topic, event);
+  }
+
+  /** The source stopped hearing: what it hears next may follow a gap. */
+  lost(): void {
+    this.losses += 1;
+    this.deaf = true;
+    for (const topic of this.topics.values()) topic.completeFrom = undefined;
+  }
+
+  /** The source hears again: every key catches up on what was committed meanwhile, before anything newer. */
+  resumed(): void {
+    if (!this.deaf) return;
+    this.deaf = false;
+    for (const [key, topic] of this.topics) {
+      const floors = [topic.pushed, ...[...topic.subscribers].map((subscriber) => subscriber.floor())].filter(
+        (floor): floor is number => floor !== undefined,
+      );
+      if (floors.length > 0 && !topic.held) {
+        topic.held = [];
+        void this.catchUp(key, topic, Math.min(...floors));
+      }
+    }
+  }
+
+  /** Keys followed on this instance (the metrics, tests). */
+  keys(): number {
+    return this.topics.size;
+  }
+
+  private push(key: number, topic: Topic<Event>, event: Event): void {
+    if (topic.pushed !== undefined && event.position <= topic.pushed) return;
+    topic.pushed = event.position;
+    if (topic.subscribers.size > 0) this.beforeDeliver?.(key, event);
+    this.remember(topic, event);
+    for (const subscriber of [...topic.subscribers]) subscriber.push(event);
+  }
+
+  /** Adds `event` to the topic's unbroken run of latest events (a new run after a gap), at most `keep` long. */
+  private remember(topic: Topic<Event>, event: Event): void {
+    const last = topic.recent.at(-1)?.position;
+    if (last !== undefined && event.position <= last) return;
+    if (last !== undefined && event.position > last + 1) {
+      topic.recent = [];
+      topic.completeFrom = undefined;
+    }
+    topic.recent.push(event);
+    if (topic.recent.length > this.keep) {
+      const dropped = topic.recent.shift()!;
+      if (topic.completeFrom !== undefined) topic.completeFrom = dropped.position;
+    }
+  }
+
+  /** Reads what followed `floor`, pushes it in order, then what was held meanwhile. */
+  private async catchUp(key: number, topic: Topic<Event>, floor: number): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      try {
+        const stored = await this.readOnce(key, topic, floor);
+        if (this.topics.get(key) !== topic) return;
+        for (const event of stored) this.push(key, topic, event);
+        break;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
+      }
+    }
+    const held = topic.held ?? [];
+    topic.held = undefined;
+    for (const event of held) this.deliver(key, event);
   }
 
   /**
-   * The events of `key` from now on. The iterator ends when its consumer returns, or when it falls
-   * `bufferSize` events behind.
+   * The stored events of `key` after `floor` that run unbroken to its latest (through the batched read); joined
+   * to what was pushed while reading, they become the topic's complete run of latest events.
    */
-  subscribe(key: number): AsyncIterableIterator<Event> {
-    const queue: Event[] = [];
-    let waiting: ((result: IteratorResult<Event>) => void) | null = null;
-    let ended = false;
-    const set = this.subscribers.get(key) ?? new Set<Subscriber<Event>>();
-    this.subscribers.set(key, set);
+  private async readOnce(key: number, topic: Topic<Event>, floor: number): Promise<Event[]> {
+    const losses = this.losses;
+    const reading = this.readBatched(key, floor);
+    if (!topic.reading || topic.reading.floor > floor) topic.reading = { floor, done: reading };
+    let stored: Stored<Event>;
+    try {
+      stored = (await reading) ?? { events: [], latest: floor };
+    } finally {
+      if (topic.reading?.done === reading) topic.reading = undefined;
+    }
+    // Before the unbroken run that ends at the latest event, the store lost some (retention).
+    const { events, latest } = stored;
+    let start = events.length;
+    while (start > 0 && events[start - 1]!.position === (start < events.length ? events[start]!.position : latest + 1) - 1) start -= 1;
+    const run = events.slice(start);
+    const runFrom = run.length > 0 ? run[0]!.position - 1 : Math.max(floor, latest);
+    if (runFrom > floor) topic.gone = { floor, to: runFrom };
+    const end = runFrom + run.length;
+    const later = topic.recent.filter((event) => event.position > end);
+    const joined = later.length === 0 || later[0]!.position === end + 1;
+    if (joined && this.losses === losses && !this.deaf && this.topics.get(key) === topic) {
+      const all = [...run, ...later];
+      topic.recent = all.length > this.keep ? all.slice(-this.keep) : all;
+      topic.completeFrom = end + later.length - topic.recent.length;
+    }
+    return run;
+  }
 
-    const end = () => {
-      if (ended) return;
-      ended = true;
-      queue.length = 0;
-      set.delete(subscriber);
-      if (set.size === 0 && this.subscribers.get(key) === set) this.subscribers.delete(key);
-      waiting?.({ value: undefined, done: true });
-      waiting = null;
+  /** One read for every key asked for in the same turn (each from the lowest floor asked for it). */
+  private readBatched(key: number, floor: number): Promise<Stored<Event> | undefined> {
+    if (!this.batch) {
+      const floors = new Map<number, number>();
+      const read = this.read!;
+      const done = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        this.batch = undefined;
+        return read(floors);
+      });
+      this.batch = { floors, done };
+    }
+    const { floors, done } = this.batch;
+    floors.set(key, Math.min(floors.get(key) ?? floor, floor));
+    return done.then((stored) => stored.get(key));
+  }
+
+  /** A subscription of `key`, registered now: the events heard from now on are kept until it starts. */
+  subscribe(key: number): HubSubscription<Event> {
+    const topic = this.topics.get(key) ?? this.newTopic(key);
+    const losses = this.losses;
+    const follower = new Follower<Event>(this.bufferSize, () => {
+      topic.subscribers.delete(follower);
+      if (topic.subscribers.size === 0 && this.topics.get(key) === topic) this.topics.delete(key);
+    });
+    topic.subscribers.add(follower);
+    /** Starts after `from` with `backlog`; set up across a loss of the source, it reads what was missed meanwhile. */
+    const begin = (from: number, backlog: Event[]): 'started' => {
+      const last = backlog.at(-1);
+      if (last) this.beforeDeliver?.(key, last);
+      follower.begin(from, backlog);
+      if (this.losses !== losses && !this.deaf && this.read && !topic.held) {
+        topic.held = [];
+        void this.catchUp(key, topic, follower.floor()!);
+      }
+      return 'started';
     };
-    const subscriber: Subscriber<Event> = {
-      push: (event) => {
-        if (ended) return;
-        if (waiting) {
-          const resolve = waiting;
-          waiting = null;
-          resolve({ value: event, done: false });
-        } else if (queue.length >= this.bufferSize) end();
-        else queue.push(event);
+    return {
+      iterator: follower.iterator,
+      end: () => follower.end(),
+      startLive: (position) => void begin(position, []),
+      startAfter: async (after, latest) => {
+        follower.startFloor = after;
+        if (after >= latest || !this.read) return begin(after, []);
+        // A read in flight from as far back serves this one too (it keeps what is pushed meanwhile).
+        if (topic.reading && topic.reading.floor <= after) await topic.reading.done.catch(() => {});
+        const served = this.fromKept(topic, after);
+        if (served === 'expired') return 'expired';
+        if (served) return begin(after, served);
+        // A little before `after` too, so that subscribers resuming from older cursors join this read.
+        const run = await this.readOnce(key, topic, Math.min(after, Math.max(0, latest - this.keep / 2)));
+        const again = this.fromKept(topic, after);
+        if (again === 'expired') return 'expired';
+        return begin(after, again ?? run);
       },
     };
-    set.add(subscriber);
+  }
 
+  /** The kept events after `after` when the topic holds all of them; 'expired' when a read found them gone. */
+  private fromKept(topic: Topic<Event>, after: number): Event[] | 'expired' | undefined {
+    if (topic.gone && after >= topic.gone.floor && after < topic.gone.to) return 'expired';
+    if (topic.completeFrom === undefined || topic.held || topic.completeFrom > after) return undefined;
+    return topic.recent.filter((event) => event.position > after);
+  }
+
+  private newTopic(key: number): Topic<Event> {
+    const topic: Topic<Event> = {
+      subscribers: new Set(),
+      pushed: undefined,
+      recent: [],
+      completeFrom: undefined,
+      gone: undefined,
+      held: undefined,
+      reading: undefined,
+    };
+    this.topics.set(key, topic);
+    return topic;
+  }
+}
+
+/** One subscriber's bounded queue: everything pushed is kept until it begins, then only what follows what it has seen. */
+class Follower<Event extends Positioned> implements Subscriber<Event> {
+  private readonly queue: Event[] = [];
+  private waiting: ((result: IteratorResult<Event>) => void) | null = null;
+  private ended = false;
+  /** Undefined until it begins: everything pushed is kept, unfiltered, and sorted out then. */
+  private seen: number | undefined;
+  startFloor: number | undefined;
+  readonly iterator: AsyncIterableIterator<Event>;
+
+  constructor(
+    private limit: number,
+    private readonly onEnd: () => void,
+  ) {
     const iterator: AsyncIterableIterator<Event> = {
       next: () => {
-        if (queue.length > 0) return Promise.resolve({ value: queue.shift()!, done: false });
-        if (ended) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => (waiting = resolve));
+        if (this.queue.length > 0 && this.seen !== undefined) return Promise.resolve({ value: this.queue.shift()!, done: false });
+        if (this.ended) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve) => (this.waiting = resolve));
       },
       return: () => {
-        end();
+        this.end();
         return Promise.resolve({ value: undefined, done: true });
       },
       [Symbol.asyncIterator]: () => iterator,
     };
-    return iterator;
+    this.iterator = iterator;
+  }
+
+  floor(): number | undefined {
+    return this.seen ?? this.startFloor;
+  }
+
+  push(event: Event): void {
+    if (this.ended || (this.seen !== undefined && event.position <= this.seen)) return;
+    if (this.seen !== undefined) this.seen = event.position;
+    if (this.seen !== undefined && this.waiting) {
+      const resolve = this.waiting;
+      this.waiting = null;
+      resolve({ value: event, done: false });
+    } else if (this.queue.length >= this.limit) this.end();
+    else this.queue.push(event);
+  }
+
+  /** From here on it hands over `backlog` (the events after `from`, in order), then what was kept, then the live ones. */
+  begin(from: number, backlog: Event[]): void {
+    if (this.ended) return;
+    const kept = this.queue.splice(0);
+    this.seen = from;
+    this.limit += backlog.length;
+    for (const event of [...backlog, ...kept])
+      if (event.position > this.seen) {
+        this.seen = event.position;
+        this.queue.push(event);
+      }
+    if (this.queue.length > 0 && this.waiting) {
+      const resolve = this.waiting;
+      this.waiting = null;
+      resolve({ value: this.queue.shift()!, done: false });
+    }
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.queue.length = 0;
+    this.onEnd();
+    this.waiting?.({ value: undefined, done: true });
+    this.waiting = null;
   }
 }

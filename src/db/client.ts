@@ -36,6 +36,8 @@ export type Database = {
   kind: Driver['kind'];
   /** How many SQL statements have been sent so far (Prisma's and `read`'s): tests and the benchmark read differences. */
   statementCount(): number;
+  /** A statement of the instance's own background work (retention's pruning): not a request's, so not counted. */
+  background: SqlRead;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   /**
@@ -150,6 +152,8 @@ export async function openDatabase({
     read,
     kind: driver.kind,
     statementCount: () => statements,
+    background: async <Row>(statement: Statement, params: readonly unknown[]) =>
+      (await driver.read(typeof statement === 'string' ? statement : statement.text, params)) as Row[],
     ping: async () => {
       await prisma.$queryRaw`SELECT 1`;
     },

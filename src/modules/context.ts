@@ -1,5 +1,6 @@
 import type { Viewer } from '../auth/viewer.ts';
 import type { EventHub } from '../core/event-hub.ts';
+import type { LessonEventMessage } from './classroom-activities/lesson-events.ts';
 import type { RequestScope } from '../core/load.ts';
 import type { Db, SqlRead } from '../db/client.ts';
 
@@ -11,8 +12,14 @@ export type ModuleSettings = {
   /** Where follow-up links point (docs/contract.md, finish_lesson). */
   appUrl: string;
   /** This instance's live lesson events, by classroom activity id (src/modules/classroom-activities/lesson-events.ts). */
-  lessonEvents: EventHub;
+  lessonEvents: EventHub<LessonEventMessage>;
 };
+
+/**
+ * What an event stream (src/graphql/subscriptions/sse.ts) carries in and out of its subscription: the
+ * Last-Event-ID it was asked with, which stands for an absent `after`, and the id of the event last resolved.
+ */
+export type EventStreamIds = { lastEventId: string | undefined; eventId: string | undefined };
 
 export type GraphQLContext = {
   db: Db;
@@ -27,4 +34,6 @@ export type GraphQLContext = {
    * events this instance has delivered for it (set for queries on replicas: src/graphql/replica-reads.ts).
    */
   readsClassroomActivity?: (id: number) => void;
+  /** On an event stream's subscription only. */
+  eventStream?: EventStreamIds;
 };

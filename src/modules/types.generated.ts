@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { ActivityMapper, ActivityConnectionMapper, ActivityFlagMapper } from './activities/mappers.ts';
 import type { ActivityClassification as ActivityClassificationModel, Classroom as ClassroomModel, Unit as UnitModel, Concept as ConceptModel, User as UserModel, Milestone as MilestoneModel, Objective as ObjectiveModel } from '../generated/prisma/client.ts';
-import type { ClassroomActivityMapper, ActivitySessionMapper, ConceptResultMapper, FinishLessonPayloadMapper } from './classroom-activities/mappers.ts';
+import type { ClassroomActivityMapper, ActivitySessionMapper, ConceptResultMapper, FinishLessonPayloadMapper, LessonEventMapper } from './classroom-activities/mappers.ts';
 import type { PublishEditionPayloadMapper } from './milestones/mappers.ts';
 import type { GraphQLContext } from './context.ts';
 export type Maybe<T> = T | null;
@@ -156,6 +156,12 @@ export type ClassroomActivity = {
   editionId?: Maybe<Scalars['String']['output']>;
   /** The numeric id. */
   id: Scalars['ID']['output'];
+  /**
+   * The id of its latest lesson event, or a cursor before its first when it has none: read it with the state
+   * the screen shows, then subscribe to lessonEvents after it to miss nothing in between. Always safe to
+   * subscribe after, even once its events are older than the retention.
+   */
+  lessonEventCursor: Scalars['ID']['output'];
   /** Whether it is locked: launchLesson unlocks it; unpinAndLock and finishLesson lock it. */
   locked: Scalars['Boolean']['output'];
   /** Whether it is pinned as its classroom's live lesson: launchLesson pins it; unpinAndLock and finishLesson unpin it. */
@@ -298,6 +304,8 @@ export type LessonEvent = {
   completed: Scalars['Boolean']['output'];
   /** On FINISHED: the follow-up URL finishLesson returned; else null. */
   followUpUrl?: Maybe<Scalars['String']['output']>;
+  /** An opaque cursor (subscribe after it to resume): later events of one classroom activity have later ids, compared as strings. */
+  id: Scalars['ID']['output'];
   /** What happened. */
   kind: LessonEventKind;
   /** The classroom activity's locked, as the change left it. */
@@ -520,6 +528,7 @@ export type Subscription = {
    * Each committed launch, lock and finish of the classroom activity, in commit order. Teachers of its
    * classroom, and students with a visible session in it or assigned to it. NOT_FOUND when unknown or hidden.
    * Refused callers (NOT_FOUND, UNAUTHENTICATED, FORBIDDEN) get one error and the subscription ends.
+   * With `after`: first every stored event after it, in order, then the live ones, none missed or doubled.
    */
   lessonEvents: LessonEvent;
 };
@@ -530,6 +539,7 @@ export type Subscription = {
  * connection_init payload as `{"authorization": "Bearer <token>"}`.
  */
 export type SubscriptionLessonEventsArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
   classroomActivityId: Scalars['ID']['input'];
 };
 
@@ -685,7 +695,7 @@ export type ResolversTypes = {
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
-  LessonEvent: ResolverTypeWrapper<LessonEvent>;
+  LessonEvent: ResolverTypeWrapper<LessonEventMapper>;
   LessonEventKind: LessonEventKind;
   Milestone: ResolverTypeWrapper<MilestoneModel>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -726,7 +736,7 @@ export type ResolversParentTypes = {
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
   JSONObject: Scalars['JSONObject']['output'];
-  LessonEvent: LessonEvent;
+  LessonEvent: LessonEventMapper;
   Milestone: MilestoneModel;
   Mutation: Record<PropertyKey, never>;
   Objective: ObjectiveModel;
@@ -806,6 +816,7 @@ export type ClassroomActivityResolvers<ContextType = GraphQLContext, ParentType 
   dueDate?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   editionId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lessonEventCursor?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   locked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   pinned?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   sessions?: Resolver<Array<ResolversTypes['ActivitySession']>, ParentType, ContextType>;
@@ -847,6 +858,7 @@ export type LessonEventResolvers<ContextType = GraphQLContext, ParentType extend
   classroomActivityId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   completed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   followUpUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['LessonEventKind'], ParentType, ContextType>;
   locked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   pinned?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;

@@ -63,9 +63,10 @@ query Viewer {
 # PUT /api/v1/classroom_activities/100/finish_lesson with the same header. Its FINISHED event,
 # with the followUpUrl, appears here. A finish that changes nothing sends no event: on a lesson
 # already finished, first run mutation { launchLesson(id: "100") { id } } in a new tab.
-subscription LessonEvents($id: ID!) {
-  lessonEvents(classroomActivityId: $id) {
-    kind classroomActivityId locked pinned completed followUpUrl at
+# Each event's id is a cursor: put one in "after" to replay what followed it first.
+subscription LessonEvents($id: ID!, $after: ID) {
+  lessonEvents(classroomActivityId: $id, after: $after) {
+    id kind classroomActivityId locked pinned completed followUpUrl at
   }
 }`,
     variables: { id: '100' },

@@ -171,8 +171,8 @@ export type RawStream = {
   response: IncomingMessage;
   /** Everything received so far. */
   text(): string;
-  /** The events received so far (`event:` and its parsed `data:`); comments left out. */
-  events(): { event: string; data: any }[];
+  /** The events received so far (`event:`, its `id:` when it has one, and its parsed `data:`); comments left out. */
+  events(): { event: string; id?: string; data: any }[];
   /** Resolves when the response has ended, or its connection is gone. */
   ended: Promise<void>;
   /** Goes away, as a closed browser tab does. */
@@ -225,8 +225,12 @@ export async function rawStream(
       text
         .split('\n\n')
         .slice(0, -1) // what follows the last blank line has not fully arrived
-        .map((block) => /^event: (\w+)\ndata:(.*)$/s.exec(block))
-        .flatMap((match) => (match ? [{ event: match[1]!, data: match[2]!.trim() === '' ? null : JSON.parse(match[2]!) }] : [])),
+        .map((block) => /^event: (\w+)\n(?:id: (.*)\n)?data:(.*)$/s.exec(block))
+        .flatMap((match) =>
+          match
+            ? [{ event: match[1]!, ...(match[2] ? { id: match[2] } : {}), data: match[3]!.trim() === '' ? null : JSON.parse(match[3]!) }]
+            : [],
+        ),
     ended,
     close: () => request.destroy(),
   };

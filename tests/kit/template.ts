@@ -31,6 +31,7 @@ declare module 'vitest' {
 
 /** Every table, children first (the order the kit deletes in, and the snapshots use). */
 export const tables = [
+  'lesson_events',
   'concept_results',
   'activity_sessions',
   'classroom_activities',

@@ -124,6 +124,7 @@ describe('loadConfig', () => {
       subscriptionConnectionsPerToken: 10,
       subscriptionsPerConnection: 20,
       subscriptionKeepAliveMs: 15_000,
+      lessonEventsRetentionMs: 7 * 86_400_000,
       subscriptionInitTimeoutMs: 10_000,
       tokenCacheTtlMs: 5_000,
       publicCacheMaxAgeMs: 60_000,
@@ -147,6 +148,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ SUBSCRIPTION_KEEP_ALIVE: '2 minutes' }).subscriptionKeepAliveMs).toBe(120_000);
     expect(loadConfig({ SUBSCRIPTION_KEEP_ALIVE: '1h' }).subscriptionKeepAliveMs).toBe(3_600_000);
     expect(loadConfig({ SUBSCRIPTION_KEEP_ALIVE: '1500' }).subscriptionKeepAliveMs).toBe(1_500);
+    expect(loadConfig({ LESSON_EVENTS_RETENTION: '2 days' }).lessonEventsRetentionMs).toBe(2 * 86_400_000);
+    expect(loadConfig({ LESSON_EVENTS_RETENTION: '1s' }).lessonEventsRetentionMs).toBe(1_000);
+    expect(() => loadConfig({ LESSON_EVENTS_RETENTION: '500ms' })).toThrow(
+      /LESSON_EVENTS_RETENTION="500ms": must be from 1 second to 366 days/,
+    );
+    expect(() => loadConfig({ LESSON_EVENTS_RETENTION: 'a week' })).toThrow(
+      /LESSON_EVENTS_RETENTION="a week": expected a number with a unit/,
+    );
     expect(loadConfig({ PUBLIC_CACHE_MAX_AGE: '0' }).publicCacheMaxAgeMs).toBe(0);
     expect(loadConfig({ PUBLIC_CACHE_MAX_AGE: '2 minutes' }).publicCacheMaxAgeMs).toBe(120_000);
     expect(() => loadConfig({ PUBLIC_CACHE_MAX_AGE: '1500ms' })).toThrow(/PUBLIC_CACHE_MAX_AGE="1500ms": must be whole seconds/);

@@ -10,7 +10,7 @@ import { ambientFromForeignOrigin } from '../../http/ambient-credentials.ts';
 import type { RequestAuthentication } from '../../http/authentication.ts';
 import { endUnanswered, spreadOver } from '../../http/drain.ts';
 import { RETRY_AFTER_SECONDS } from '../../http/errors.ts';
-import type { GraphQLContext } from '../../modules/context.ts';
+import type { EventStreamIds, GraphQLContext } from '../../modules/context.ts';
 import { refuseAsCsrf, refusedAsCsrfOnStream } from '../csrf.ts';
 import { stoppable } from './iterators.ts';
 import { SETUP_GRACE_MS, whenLapsed, type SubscribePayload, type SubscriptionService } from './service.ts';
@@ -46,6 +46,10 @@ type Stream = {
   /** Events handed to graphql-sse and not yet written to the socket (at most one: see onNext). */
   unwritten: number;
   written?: () => void;
+  /** The Last-Event-ID asked with, and the id of the event being resolved (docs/contract.md, Live lessons). */
+  ids: EventStreamIds;
+  /** The `id:` of the `next` message being written, when it carries an event. */
+  nextId?: string | undefined;
 };
 
 const TRANSPORT = 'Server-Sent Events';
@@ -53,6 +57,8 @@ const EVENT_STREAM = 'text/event-stream';
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** An SSE comment: clients ignore it, proxies see traffic. */
 const KEEP_ALIVE_COMMENT = ':\n\n';
+/** How graphql-sse begins an event's message: its `id:` line goes after it. */
+const NEXT = 'event: next\n';
 
 const anonymous: Pick<Authentication, 'viewer' | 'callerKey' | 'expiresAt'> = {
   viewer: { kind: 'anonymous' },
@@ -78,7 +84,11 @@ export function createServerSentEvents(
     onSubscribe: (request) => {
       const stream = streamOf.get(request.raw)!;
       const prepared = service.prepare(stream.fields, stream.viewer, TRANSPORT);
-      if (!Array.isArray(prepared)) return prepared as typeof prepared & { contextValue: GraphQLContext };
+      if (!Array.isArray(prepared)) {
+        // Ids in and out: a Last-Event-ID resumes the subscription, each event's id goes out as `id:`.
+        (prepared.contextValue as GraphQLContext).eventStream = stream.ids;
+        return prepared as typeof prepared & { contextValue: GraphQLContext };
+      }
       return [
         JSON.stringify({ errors: service.format(prepared) }),
         { status: 400, statusText: 'Bad Request', headers: { 'content-type': JSON_TYPE } },
@@ -113,6 +123,8 @@ export function createServerSentEvents(
       const stream = streamOf.get(request.raw)!;
       while (stream.unwritten > 0) await new Promise<void>((resolve) => (stream.written = resolve));
       stream.unwritten += 1;
+      stream.nextId = stream.ids.eventId;
+      stream.ids.eventId = undefined;
       // Sent as JSON: formatted errors in place of GraphQLErrors, as their toJSON() would give.
       return result.errors ? { ...result, errors: service.format(result.errors) as unknown as GraphQLError[] } : undefined;
     },
@@ -170,7 +182,9 @@ export function createServerSentEvents(
       return refuse(reply, 429, rateLimited('Too many subscription connections for this caller'));
 
     const closed = new Promise<void>((resolve) => reply.raw.once('close', resolve));
-    const stream: Stream = { viewer, expiresAt, reply, fields, closed, gone: false, unwritten: 0 };
+    const lastEventId = [request.headers['last-event-id']].flat().join(', ');
+    const ids = { lastEventId: lastEventId.trim() === '' ? undefined : lastEventId, eventId: undefined };
+    const stream: Stream = { viewer, expiresAt, reply, fields, closed, gone: false, unwritten: 0, ids };
     streamOf.set(request, stream);
     open.add(stream);
     void closed.then(() => {
@@ -283,8 +297,9 @@ async function sendEvents(stream: Stream, events: AsyncGenerator<string, void>, 
       // at once, is kept: some browsers show a stream only once something came.
       if (chunk === KEEP_ALIVE_COMMENT && !first) continue;
       first = false;
-      if (!(await write(chunk))) break;
-      if (chunk.startsWith('event: next')) {
+      const id = chunk.startsWith(NEXT) ? stream.nextId : undefined;
+      if (!(await write(id === undefined ? chunk : `${NEXT}id: ${id}\n${chunk.slice(NEXT.length)}`))) break;
+      if (chunk.startsWith(NEXT)) {
         stream.unwritten -= 1;
         stream.written?.();
       }

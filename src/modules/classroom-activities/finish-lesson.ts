@@ -36,13 +36,15 @@ export async function finishInTransaction(
   // back with the rest).
   const [finished] = await tx.$queryRaw<FinishedClassroomActivity[]>`
     UPDATE classroom_activities ca
-    SET locked = true, pinned = false, completed = true, edition_id = COALESCE(${command.editionId ?? null}::text, ca.edition_id), updated_at = now()
+    SET locked = true, pinned = false, completed = true, edition_id = COALESCE(${command.editionId ?? null}::text, ca.edition_id), updated_at = now(),
+        lesson_event_position = ca.lesson_event_position + CASE WHEN before.locked AND NOT before.pinned AND before.completed
+          AND before.edition_id IS NOT DISTINCT FROM COALESCE(${command.editionId ?? null}::text, ca.edition_id) THEN 0 ELSE 1 END
     FROM activities a,
          (SELECT id, locked, pinned, completed, edition_id FROM classroom_activities WHERE id = ${classroomActivityId} FOR UPDATE) before
     WHERE ca.id = ${classroomActivityId} AND ca.visible AND a.id = ca.activity_id AND before.id = ca.id
     RETURNING before.locked AND NOT before.pinned AND before.completed AND before.edition_id IS NOT DISTINCT FROM ca.edition_id AS "wasFinished", ca.id, ca.classroom_id AS "classroomId", ca.activity_id AS "activityId", ca.unit_id AS "unitId", ca.due_date AS "dueDate",
               ca.assigned_student_ids AS "assignedStudentIds", ca.assign_on_join AS "assignOnJoin", ca.visible, ca.locked, ca.pinned,
-              ca.completed, ca.edition_id AS "editionId", ca.created_at AS "createdAt", ca.updated_at AS "updatedAt",
+              ca.completed, ca.edition_id AS "editionId", ca.lesson_event_position AS "lessonEventPosition", ca.created_at AS "createdAt", ca.updated_at AS "updatedAt",
               a.follow_up_activity_id AS "followUpActivityId"`;
   if (!finished) throw notFound();
   const { followUpActivityId, wasFinished, ...classroomActivity } = finished;
@@ -90,8 +92,10 @@ export async function finishInTransaction(
     : appUrl;
   // A retry that changed nothing (already finished, no result saved, no session dropped, the follow-up
   // neither assigned nor unlocked now) sends no second event; any change a student sees sends one (SPEC §14).
-  if (!wasFinished || saved > 0 || dropped > 0 || followUp?.changed)
-    await notifyLessonEvent(tx, 'FINISHED', classroomActivity, followUpUrl);
+  // Its position was taken by the update above unless it was finished already (see notifyLessonEvent).
+  if (!wasFinished) await notifyLessonEvent(tx, 'FINISHED', classroomActivity, followUpUrl);
+  else if (saved > 0 || dropped > 0 || followUp?.changed)
+    classroomActivity.lessonEventPosition = await notifyLessonEvent(tx, 'FINISHED', classroomActivity, followUpUrl, { moved: false });
 
   return { followUpUrl, classroomActivity, followUpClassroomActivity };
 }

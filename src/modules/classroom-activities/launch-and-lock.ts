@@ -4,10 +4,14 @@ import type { ClassroomActivity } from '../../generated/prisma/client.ts';
 import { notifyLessonEvent } from './lesson-events.ts';
 
 // Two moments of a live lesson (docs/contract.md, Live lessons), each in the caller's transaction and
-// each sending its event at commit; the third, finishing it, has its own rules in finish-lesson.ts.
+// each storing its event (at the position its update moved to) and sending it at commit; the third,
+// finishing it, has its own rules in finish-lesson.ts.
 
 export async function unpinAndLock(tx: Tx, classroomActivityId: number): Promise<ClassroomActivity> {
-  const locked = await tx.classroomActivity.update({ where: { id: classroomActivityId }, data: { pinned: false, locked: true } });
+  const locked = await tx.classroomActivity.update({
+    where: { id: classroomActivityId },
+    data: { pinned: false, locked: true, lessonEventPosition: { increment: 1 } },
+  });
   await notifyLessonEvent(tx, 'LOCKED', locked);
   return locked;
 }
@@ -21,7 +25,10 @@ export async function launchLesson(tx: Tx, { id, classroomId }: Pick<ClassroomAc
   await tx.$queryRaw`SELECT id FROM classrooms WHERE id = ${classroomId} FOR UPDATE`;
   await tx.$executeRaw`
     UPDATE classroom_activities SET pinned = false, updated_at = now() WHERE classroom_id = ${classroomId} AND id <> ${id} AND pinned`;
-  const launched = await tx.classroomActivity.update({ where: { id }, data: { locked: false, pinned: true } });
+  const launched = await tx.classroomActivity.update({
+    where: { id },
+    data: { locked: false, pinned: true, lessonEventPosition: { increment: 1 } },
+  });
   const studentIds = [...new Set(launched.assignedStudentIds)];
   if (studentIds.length > 0) {
     // Students that are not users (imported data may name them) get nothing; state defaults to unstarted.

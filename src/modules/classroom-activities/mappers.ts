@@ -1,4 +1,5 @@
 import type { ActivitySession, ClassroomActivity, Concept, ConceptResult, User } from '../../generated/prisma/client.ts';
+import type { LessonEventMessage } from './lesson-events.ts';
 
 // The values the classroom activity types are resolved from (codegen.ts `mappers` and `enumValues`).
 
@@ -24,6 +25,9 @@ export type FinishLessonPayloadMapper = {
   classroomActivity: ClassroomActivity;
   followUpClassroomActivity: ClassroomActivity | null;
 };
+
+/** A lesson event as stored and heard (its id is made of its classroom activity's id and its position). */
+export type LessonEventMapper = LessonEventMessage;
 
 /** ActivitySessionState's values as the database stores them. */
 export const activitySessionStates = { UNSTARTED: 'unstarted', STARTED: 'started', FINISHED: 'finished' } as const;

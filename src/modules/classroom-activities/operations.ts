@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { requireUser } from '../../auth/guards.ts';
 import type { Viewer } from '../../auth/viewer.ts';
-import { badUserInput, forbidden, notFound, type FieldErrors } from '../../core/errors.ts';
+import { badUserInput, forbidden, lessonEventsExpired, notFound, type FieldErrors } from '../../core/errors.ts';
 import { parseNumericId } from '../../core/validation.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { ClassroomActivity, User } from '../../generated/prisma/client.ts';
@@ -9,6 +9,7 @@ import type { GraphQLContext } from '../context.ts';
 import { finishInTransaction, lookUpReferences } from './finish-lesson.ts';
 import { parseFinishLessonInput, uidReferences, type FinishLessonCommand } from './finish-lesson.input.ts';
 import { launchLesson as launch, unpinAndLock as lock } from './launch-and-lock.ts';
+import { parseLessonEventId, type LessonEventMessage } from './lesson-events.ts';
 import { classroomActivityReadById, classroomById, ownerByClassroomId, unitById } from './loaders.ts';
 import type { ClassroomActivityMapper, FinishLessonPayloadMapper } from './mappers.ts';
 import { plannedRead, readClassroomActivity, type ClassroomActivityRead, type PlannedRead } from './read.ts';
@@ -19,7 +20,14 @@ import { plannedRead, readClassroomActivity, type ClassroomActivityRead, type Pl
 
 /** The read before a change: the columns the changes need, and what the change's answer may read next. */
 const BEFORE_A_CHANGE = plannedRead({ fields: ['activity'], classroom: true, owner: true, unit: true, follower: false, sessions: null });
-const FOR_A_FOLLOWER = plannedRead({ fields: [], classroom: false, owner: false, unit: false, follower: true, sessions: null });
+const FOR_A_FOLLOWER = plannedRead({
+  fields: ['lessonEventCursor'],
+  classroom: false,
+  owner: false,
+  unit: false,
+  follower: true,
+  sessions: null,
+});
 
 const viewerIdOf = (viewer: Viewer) => (viewer.kind === 'user' ? viewer.user.id : null);
 
@@ -110,11 +118,40 @@ export async function classroomActivityById(ctx: GraphQLContext, id: unknown): P
   return found.classroomActivity;
 }
 
-/** A live lesson's events from now on, for its classroom's teachers and its students (a visible session, or assigned). */
-export async function followLesson(ctx: GraphQLContext, id: string): Promise<AsyncIterableIterator<unknown>> {
-  const found = await readClassroomActivity(ctx.read, id, viewerIdOf(ctx.viewer), FOR_A_FOLLOWER);
-  if (!found) throw notFound();
-  requireUser(ctx.viewer);
-  if (!found.viewerFollows) throw forbidden('Only the teachers and students of this lesson may follow it');
-  return ctx.settings.lessonEvents.subscribe(found.classroomActivity.id);
+/**
+ * A live lesson's events, for its classroom's teachers and its students (a visible session, or assigned):
+ * with `after`, those stored after it first. Registered before the access check, which reads the latest
+ * position: every event committed after that read arrives live, and those before it are the replay's.
+ */
+export async function followLesson(
+  ctx: GraphQLContext,
+  id: string,
+  after: string | null | undefined,
+): Promise<AsyncIterableIterator<LessonEventMessage>> {
+  const numericId = parseNumericId(id);
+  if (numericId === null) throw notFound();
+  const subscription = ctx.settings.lessonEvents.subscribe(numericId);
+  try {
+    const found = await readClassroomActivity(ctx.read, id, viewerIdOf(ctx.viewer), FOR_A_FOLLOWER);
+    if (!found) throw notFound();
+    requireUser(ctx.viewer);
+    if (!found.viewerFollows) throw forbidden('Only the teachers and students of this lesson may follow it');
+    const latest = found.classroomActivity.lessonEventPosition;
+    // A stream's Last-Event-ID is later than the `after` in the URL its EventSource reconnects to.
+    const cursor = ctx.eventStream?.lastEventId ?? after;
+    if (cursor === undefined || cursor === null) subscription.startLive(latest);
+    else {
+      const parsed = parseLessonEventId(cursor);
+      if (!parsed || parsed.classroomActivityId !== numericId || parsed.position > latest)
+        throw badUserInput(
+          { after: ['is not a lesson event id or cursor of this classroom activity, or is ahead of its latest'] },
+          'after: not a cursor of this classroom activity',
+        );
+      if ((await subscription.startAfter(parsed.position, latest)) === 'expired') throw lessonEventsExpired();
+    }
+  } catch (error) {
+    subscription.end();
+    throw error;
+  }
+  return subscription.iterator;
 }

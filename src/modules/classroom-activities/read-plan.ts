@@ -40,6 +40,7 @@ export const CLASSROOM_ACTIVITY_COLUMNS = {
   pinned: 'ca.pinned',
   completed: 'ca.completed',
   editionId: 'ca.edition_id AS "editionId"',
+  lessonEventCursor: 'ca.lesson_event_position AS "lessonEventPosition"',
 } as const;
 
 type ClassroomActivityField = keyof typeof CLASSROOM_ACTIVITY_COLUMNS;

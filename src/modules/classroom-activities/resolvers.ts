@@ -10,10 +10,11 @@ import type {
   ConceptResolvers,
   ConceptResultResolvers,
   FinishLessonPayloadResolvers,
+  LessonEventResolvers,
   Resolvers,
   UnitResolvers,
 } from '../types.generated.ts';
-import type { LessonEventMessage } from './lesson-events.ts';
+import { lessonEventId, type LessonEventMessage } from './lesson-events.ts';
 import { classroomById, conceptResultsBySessionId, ownerByClassroomId, sessionsByClassroomActivityId, unitById } from './loaders.ts';
 import {
   activitySessionStates,
@@ -21,6 +22,7 @@ import {
   type ClassroomActivityMapper,
   type ConceptResultMapper,
   type FinishLessonPayloadMapper,
+  type LessonEventMapper,
 } from './mappers.ts';
 import * as classroomActivities from './operations.ts';
 import { readPlanOf } from './read-plan.ts';
@@ -36,8 +38,12 @@ const sessionsOf = (classroomActivity: ClassroomActivityMapper, ctx: GraphQLCont
 export const classroomActivityResolvers = {
   Subscription: {
     lessonEvents: {
-      subscribe: (_parent, { classroomActivityId }, ctx) => classroomActivities.followLesson(ctx, classroomActivityId),
-      resolve: (event: LessonEventMessage) => event,
+      subscribe: (_parent, { classroomActivityId, after }, ctx) => classroomActivities.followLesson(ctx, classroomActivityId, after),
+      resolve: (event: LessonEventMessage, _args: unknown, ctx: GraphQLContext) => {
+        // An event stream writes the id of the event it sends (src/graphql/subscriptions/sse.ts).
+        if (ctx.eventStream) ctx.eventStream.eventId = lessonEventId(event.classroomActivityId, event.position);
+        return event;
+      },
     },
   },
   Query: {
@@ -55,6 +61,7 @@ export const classroomActivityResolvers = {
     studentNames: async (classroomActivity, _args, ctx) =>
       (await sessionsOf(classroomActivity, ctx)).map((session) => ({ activitySessionUid: session.uid, name: session.student.name })),
     sessions: (classroomActivity, _args, ctx) => sessionsOf(classroomActivity, ctx),
+    lessonEventCursor: (classroomActivity) => lessonEventId(classroomActivity.id, classroomActivity.lessonEventPosition),
   } satisfies Strict<ClassroomActivityResolvers, ClassroomActivityMapper>,
   Classroom: {
     teacher: (classroom, _args, ctx) => ownerByClassroomId(ctx).load(classroom.id),
@@ -67,4 +74,7 @@ export const classroomActivityResolvers = {
   ConceptResult: {} satisfies Strict<ConceptResultResolvers, ConceptResultMapper>,
   Concept: {} satisfies Strict<ConceptResolvers, Concept>,
   FinishLessonPayload: {} satisfies Strict<FinishLessonPayloadResolvers, FinishLessonPayloadMapper>,
+  LessonEvent: {
+    id: (event) => lessonEventId(event.classroomActivityId, event.position),
+  } satisfies Strict<LessonEventResolvers, LessonEventMapper>,
 } satisfies Resolvers;

@@ -685,7 +685,7 @@ describe('statements: as many whatever the input', () => {
     // The token with its user, the classroom activity with the viewer's membership; then, in the
     // transaction: lock-and-update the classroom activity, look the uids up, finish the sessions,
     // insert the results, delete the absent, grant the milestone, lock the classroom's follow-up (two
-    // lessons may share it), find and create it, notify the lesson's followers (pg_notify), COMMIT.
+    // lessons may share it), find and create it, store the lesson's event and notify it (one statement), COMMIT.
     expect(one).toBe(13);
   });
 

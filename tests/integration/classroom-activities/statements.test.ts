@@ -179,3 +179,24 @@ describe('statements per read of a classroom activity', () => {
     expect(await statementsFor(100)).toEqual([2, 1]);
   });
 });
+
+describe('statements per change of a live lesson: its event is stored and sent in one', () => {
+  it('launchLesson and unpinAndLock: the same count as when the event was only sent, one event row each', async () => {
+    const launch = graphql(`mutation LaunchCounted($id: ID!) { launchLesson(id: $id) { id lessonEventCursor } }`);
+    const lock = graphql(`mutation LockCounted($id: ID!) { unpinAndLock(id: $id) { id lessonEventCursor } }`);
+    const id = String(ids.classroomActivity);
+    await cost(launch, { id }, tokens.owner); // the token, verified once
+    const launched = await cost(launch, { id }, tokens.owner);
+    const locked = await cost(lock, { id }, tokens.owner);
+    console.log(`launchLesson: ${launched.statements} statements, unpinAndLock: ${locked.statements}`);
+    // The read before the change; then the classroom's lock, unpin the others, the update (which moves the
+    // event's position), the students' sessions, the event (stored and notified: the one statement that
+    // only notified before events were stored), COMMIT.
+    expect(launched.statements).toBe(7);
+    // The read before the change; then the update, the event, COMMIT.
+    expect(locked.statements).toBe(4);
+    expect(launched.answer.data!.launchLesson.lessonEventCursor).toBe(`${ids.classroomActivity}-0000000002`);
+    expect(locked.answer.data!.unpinAndLock.lessonEventCursor).toBe(`${ids.classroomActivity}-0000000003`);
+    expect(await gateway.database.prisma.lessonEvent.count()).toBe(3);
+  });
+});

@@ -237,7 +237,7 @@ const LARGE_URL = `https://school.test/${'x'.repeat(7_000)}`;
 async function notifyMany(classroomActivityId: number, from: number, count: number, followUpUrl: string, on = gateway): Promise<void> {
   await on.database.prisma.$executeRawUnsafe(
     `SELECT pg_notify('lesson_events', json_build_object(
-       'kind', 'LOCKED', 'classroomActivityId', $1::int, 'locked', true, 'pinned', false, 'completed', false,
+       'kind', 'LOCKED', 'classroomActivityId', $1::int, 'position', i, 'locked', true, 'pinned', false, 'completed', false,
        'followUpUrl', $4::text, 'at', '2026-01-01T00:00:00.' || lpad(i::text, 8, '0') || 'Z')::text)
      FROM generate_series($2::int + 1, $2::int + $3::int) AS i`,
     classroomActivityId,

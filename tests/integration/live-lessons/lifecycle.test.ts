@@ -133,7 +133,7 @@ describe('a socket’s life', () => {
 async function notifyMany(classroomActivityId: number, count: number): Promise<void> {
   await gateway.database.prisma.$executeRawUnsafe(
     `SELECT pg_notify('lesson_events', json_build_object(
-       'kind', 'LOCKED', 'classroomActivityId', $1::int, 'locked', true, 'pinned', false, 'completed', false,
+       'kind', 'LOCKED', 'classroomActivityId', $1::int, 'position', i, 'locked', true, 'pinned', false, 'completed', false,
        'followUpUrl', NULL, 'at', '2026-01-01T00:00:00.' || lpad(i::text, 8, '0') || 'Z')::text)
      FROM generate_series(1, $2::int) AS i`,
     classroomActivityId,

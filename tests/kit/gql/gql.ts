@@ -30,6 +30,8 @@ type Documents = {
     "query FollowUpClassroom($id: ID!) { classroomActivity(id: $id) { classroom { name teacher { name } } } }": typeof types.FollowUpClassroomDocument,
     "query LessonThroughFragments($id: ID!) {\n      lesson: classroomActivity(id: $id) { ...StatementsLesson }\n    }\n    fragment StatementsLesson on ClassroomActivity { ... on ClassroomActivity { people: sessions { ...StatementsSession } } classroom { name } }\n    fragment StatementsSession on ActivitySession { uid student { name } results: conceptResults { concept { uid } } }": typeof types.LessonThroughFragmentsDocument,
     "query ClassroomActivityWithActivity($id: ID!) { classroomActivity(id: $id) { activity { uid } sessions { uid } } }": typeof types.ClassroomActivityWithActivityDocument,
+    "mutation LaunchCounted($id: ID!) { launchLesson(id: $id) { id lessonEventCursor } }": typeof types.LaunchCountedDocument,
+    "mutation LockCounted($id: ID!) { unpinAndLock(id: $id) { id lessonEventCursor } }": typeof types.LockCountedDocument,
     "query Typename { __typename }": typeof types.TypenameDocument,
     "query FirstActivities { activities(first: 20) { totalCount edges { node { id } } } }": typeof types.FirstActivitiesDocument,
     "query JwtViewer { viewer { id name role } }": typeof types.JwtViewerDocument,
@@ -38,6 +40,10 @@ type Documents = {
     "mutation LockOverHttp($id: ID!) { unpinAndLock(id: $id) { id } }": typeof types.LockOverHttpDocument,
     "mutation Launch($id: ID!) { launchLesson(id: $id) { id locked pinned sessions { student { id } state } } }": typeof types.LaunchDocument,
     "mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }": typeof types.LockDocument,
+    "\n  subscription Resume($id: ID!, $after: ID) {\n    lessonEvents(classroomActivityId: $id, after: $after) { id kind locked pinned completed }\n  }": typeof types.ResumeDocument,
+    "query Cursor($id: ID!) { classroomActivity(id: $id) { lessonEventCursor locked } }": typeof types.CursorDocument,
+    "mutation LockForCursor($id: ID!) { unpinAndLock(id: $id) { lessonEventCursor } }": typeof types.LockForCursorDocument,
+    "mutation LaunchForCursor($id: ID!) { launchLesson(id: $id) { lessonEventCursor } }": typeof types.LaunchForCursorDocument,
     "mutation PublishEditionUser { publishEdition { user { id name } } }": typeof types.PublishEditionUserDocument,
     "mutation CacheRenameActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { name } }": typeof types.CacheRenameActivityDocument,
     "mutation CacheLock($id: ID!) { unpinAndLock(id: $id) { locked } }": typeof types.CacheLockDocument,
@@ -69,6 +75,10 @@ type Documents = {
     "query ActivitiesCountUpTo100 { activities(first: 100) { totalCount } }": typeof types.ActivitiesCountUpTo100Document,
     "query ViewerName { viewer { id name } }": typeof types.ViewerNameDocument,
     "mutation LaunchLesson($id: ID!) { launchLesson(id: $id) { id } }": typeof types.LaunchLessonDocument,
+    "\n  subscription FollowAfter($id: ID!, $after: ID) { lessonEvents(classroomActivityId: $id, after: $after) { id kind } }": typeof types.FollowAfterDocument,
+    "query CursorOfLesson($id: ID!) { classroomActivity(id: $id) { lessonEventCursor } }": typeof types.CursorOfLessonDocument,
+    "mutation LockLesson($id: ID!) { unpinAndLock(id: $id) { id } }": typeof types.LockLessonDocument,
+    "mutation LaunchTheLesson($id: ID!) { launchLesson(id: $id) { id } }": typeof types.LaunchTheLessonDocument,
 };
 const documents: Documents = {
     "fragment ActivityFields on Activity {\n  id uid name description flags flag data supportingInfo followUpActivityId\n  followUpActivity { id uid name }\n  classification { id key name }\n  createdAt updatedAt\n}": types.ActivityFieldsFragmentDoc,
@@ -87,6 +97,8 @@ const documents: Documents = {
     "query FollowUpClassroom($id: ID!) { classroomActivity(id: $id) { classroom { name teacher { name } } } }": types.FollowUpClassroomDocument,
     "query LessonThroughFragments($id: ID!) {\n      lesson: classroomActivity(id: $id) { ...StatementsLesson }\n    }\n    fragment StatementsLesson on ClassroomActivity { ... on ClassroomActivity { people: sessions { ...StatementsSession } } classroom { name } }\n    fragment StatementsSession on ActivitySession { uid student { name } results: conceptResults { concept { uid } } }": types.LessonThroughFragmentsDocument,
     "query ClassroomActivityWithActivity($id: ID!) { classroomActivity(id: $id) { activity { uid } sessions { uid } } }": types.ClassroomActivityWithActivityDocument,
+    "mutation LaunchCounted($id: ID!) { launchLesson(id: $id) { id lessonEventCursor } }": types.LaunchCountedDocument,
+    "mutation LockCounted($id: ID!) { unpinAndLock(id: $id) { id lessonEventCursor } }": types.LockCountedDocument,
     "query Typename { __typename }": types.TypenameDocument,
     "query FirstActivities { activities(first: 20) { totalCount edges { node { id } } } }": types.FirstActivitiesDocument,
     "query JwtViewer { viewer { id name role } }": types.JwtViewerDocument,
@@ -95,6 +107,10 @@ const documents: Documents = {
     "mutation LockOverHttp($id: ID!) { unpinAndLock(id: $id) { id } }": types.LockOverHttpDocument,
     "mutation Launch($id: ID!) { launchLesson(id: $id) { id locked pinned sessions { student { id } state } } }": types.LaunchDocument,
     "mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }": types.LockDocument,
+    "\n  subscription Resume($id: ID!, $after: ID) {\n    lessonEvents(classroomActivityId: $id, after: $after) { id kind locked pinned completed }\n  }": types.ResumeDocument,
+    "query Cursor($id: ID!) { classroomActivity(id: $id) { lessonEventCursor locked } }": types.CursorDocument,
+    "mutation LockForCursor($id: ID!) { unpinAndLock(id: $id) { lessonEventCursor } }": types.LockForCursorDocument,
+    "mutation LaunchForCursor($id: ID!) { launchLesson(id: $id) { lessonEventCursor } }": types.LaunchForCursorDocument,
     "mutation PublishEditionUser { publishEdition { user { id name } } }": types.PublishEditionUserDocument,
     "mutation CacheRenameActivity($id: ID!, $input: UpdateActivityInput!) { updateActivity(id: $id, input: $input) { name } }": types.CacheRenameActivityDocument,
     "mutation CacheLock($id: ID!) { unpinAndLock(id: $id) { locked } }": types.CacheLockDocument,
@@ -126,6 +142,10 @@ const documents: Documents = {
     "query ActivitiesCountUpTo100 { activities(first: 100) { totalCount } }": types.ActivitiesCountUpTo100Document,
     "query ViewerName { viewer { id name } }": types.ViewerNameDocument,
     "mutation LaunchLesson($id: ID!) { launchLesson(id: $id) { id } }": types.LaunchLessonDocument,
+    "\n  subscription FollowAfter($id: ID!, $after: ID) { lessonEvents(classroomActivityId: $id, after: $after) { id kind } }": types.FollowAfterDocument,
+    "query CursorOfLesson($id: ID!) { classroomActivity(id: $id) { lessonEventCursor } }": types.CursorOfLessonDocument,
+    "mutation LockLesson($id: ID!) { unpinAndLock(id: $id) { id } }": types.LockLessonDocument,
+    "mutation LaunchTheLesson($id: ID!) { launchLesson(id: $id) { id } }": types.LaunchTheLessonDocument,
 };
 
 /**
@@ -209,6 +229,14 @@ export function graphql(source: "query ClassroomActivityWithActivity($id: ID!) {
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "mutation LaunchCounted($id: ID!) { launchLesson(id: $id) { id lessonEventCursor } }"): (typeof documents)["mutation LaunchCounted($id: ID!) { launchLesson(id: $id) { id lessonEventCursor } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation LockCounted($id: ID!) { unpinAndLock(id: $id) { id lessonEventCursor } }"): (typeof documents)["mutation LockCounted($id: ID!) { unpinAndLock(id: $id) { id lessonEventCursor } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "query Typename { __typename }"): (typeof documents)["query Typename { __typename }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -238,6 +266,22 @@ export function graphql(source: "mutation Launch($id: ID!) { launchLesson(id: $i
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }"): (typeof documents)["mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription Resume($id: ID!, $after: ID) {\n    lessonEvents(classroomActivityId: $id, after: $after) { id kind locked pinned completed }\n  }"): (typeof documents)["\n  subscription Resume($id: ID!, $after: ID) {\n    lessonEvents(classroomActivityId: $id, after: $after) { id kind locked pinned completed }\n  }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query Cursor($id: ID!) { classroomActivity(id: $id) { lessonEventCursor locked } }"): (typeof documents)["query Cursor($id: ID!) { classroomActivity(id: $id) { lessonEventCursor locked } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation LockForCursor($id: ID!) { unpinAndLock(id: $id) { lessonEventCursor } }"): (typeof documents)["mutation LockForCursor($id: ID!) { unpinAndLock(id: $id) { lessonEventCursor } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation LaunchForCursor($id: ID!) { launchLesson(id: $id) { lessonEventCursor } }"): (typeof documents)["mutation LaunchForCursor($id: ID!) { launchLesson(id: $id) { lessonEventCursor } }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -362,6 +406,22 @@ export function graphql(source: "query ViewerName { viewer { id name } }"): (typ
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation LaunchLesson($id: ID!) { launchLesson(id: $id) { id } }"): (typeof documents)["mutation LaunchLesson($id: ID!) { launchLesson(id: $id) { id } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription FollowAfter($id: ID!, $after: ID) { lessonEvents(classroomActivityId: $id, after: $after) { id kind } }"): (typeof documents)["\n  subscription FollowAfter($id: ID!, $after: ID) { lessonEvents(classroomActivityId: $id, after: $after) { id kind } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query CursorOfLesson($id: ID!) { classroomActivity(id: $id) { lessonEventCursor } }"): (typeof documents)["query CursorOfLesson($id: ID!) { classroomActivity(id: $id) { lessonEventCursor } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation LockLesson($id: ID!) { unpinAndLock(id: $id) { id } }"): (typeof documents)["mutation LockLesson($id: ID!) { unpinAndLock(id: $id) { id } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation LaunchTheLesson($id: ID!) { launchLesson(id: $id) { id } }"): (typeof documents)["mutation LaunchTheLesson($id: ID!) { launchLesson(id: $id) { id } }"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -116,6 +116,7 @@ async function finishedShown(page: Page): Promise<unknown> {
 const finishedEvent = (followUpUrl: string) => ({
   data: {
     lessonEvents: {
+      id: expect.stringMatching(new RegExp(`^${classroomActivityId}-\\d{10}$`)),
       kind: 'FINISHED',
       classroomActivityId: String(classroomActivityId),
       locked: true,
