@@ -9,6 +9,7 @@ import { openPostgres } from './postgres.ts';
 export type Db = PrismaClient;
 export type { PoolStats } from './driver.ts';
 export { ListenerDeafError } from './listener.ts';
+export { DataFolderInUseError } from './pglite.ts';
 
 /**
  * A statement sent straight to the driver: its text, or a named one, which on a server is prepared once
