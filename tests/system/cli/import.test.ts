@@ -307,11 +307,14 @@ describe('npm run db:import', () => {
       const nul = file();
       nul.users[0]!.name = 'Ada\u0000Park';
       nul.activities[1]!.description = 'before\u0000after';
+      // Nor an integer past its column's range.
+      nul.classroomActivities[0]!.assignedStudentIds = [11, 3_000_000_000];
       const withNul = await importFile(nul, 'nul.json');
       expect(withNul.code).toBe(1);
       expect(withNul.stdout).toBe('');
       expect(withNul.stderr).toContain(`users[0] (id ${ids.owner}): name: must not contain a NUL character`);
       expect(withNul.stderr).toContain(`activities[1] (id ${ids.followUp}): description: must not contain a NUL character`);
+      expect(withNul.stderr).toContain(`classroomActivities[0] (id ${ids.classroomActivity}): assignedStudentIds[1]`);
       expect(withNul.stderr).not.toMatch(/\n\s+at |prisma/i);
 
       expect(await target.withGateway((gateway) => gateway.snapshot())).toBe(before);
