@@ -87,7 +87,7 @@ export async function openDatabase({
         migrate,
         statementTimeoutMs: databaseStatementTimeoutMs,
       })
-    : await openPglite(dataDir, migrate);
+    : await openPglite(dataDir, migrate, databaseStatementTimeoutMs);
   // A transaction waits at most the statement timeout to start (PGlite's one connection included); once
   // started it may run long (a lesson may end with 10,000 concept results), each statement bounded on a server.
   const prisma = new PrismaClient({

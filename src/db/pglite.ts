@@ -7,14 +7,14 @@ import { applyMigrations } from './migrate.ts';
 // named statements, and delivers its own notifications at commit, as a server does, never losing them.
 // A folder is claimed by one process at a time (a server, or a command): PGlite cannot share one.
 
-export async function openPglite(dataDir: string, migrate: boolean): Promise<Driver> {
+export async function openPglite(dataDir: string, migrate: boolean, statementTimeoutMs: number): Promise<Driver> {
   let release = () => {};
   if (!dataDir.startsWith('memory://')) {
     mkdirSync(dataDir, { recursive: true });
     release = claimFolder(dataDir);
   }
   try {
-    return await openClaimed(dataDir, migrate, release);
+    return await openClaimed(dataDir, migrate, statementTimeoutMs, release);
   } catch (error) {
     release();
     throw error;
@@ -76,7 +76,7 @@ function claimFolder(dataDir: string): () => void {
   throw new DataFolderInUseError(`The data folder ${resolve(dataDir)} could not be claimed: another process keeps claiming it`);
 }
 
-async function openClaimed(dataDir: string, migrate: boolean, release: () => void): Promise<Driver> {
+async function openClaimed(dataDir: string, migrate: boolean, statementTimeoutMs: number, release: () => void): Promise<Driver> {
   // Loaded only here: a gateway on a PostgreSQL server does not carry the embedded engine (docs/performance.md).
   const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
   const pglite = await PGlite.create(dataDir);
@@ -90,6 +90,7 @@ async function openClaimed(dataDir: string, migrate: boolean, release: () => voi
       },
       { lock: false },
     );
+  boundWaits(pglite, statementTimeoutMs);
   return {
     kind: 'pglite',
     adapter: new PrismaPGlite(pglite),
@@ -135,4 +136,30 @@ function countCalls(pglite: object): () => number {
     };
   }
   return () => running;
+}
+
+/** What a statement that waited too long fails with (src/db/errors.ts reads it as "unavailable"). */
+export const EMBEDDED_TIMED_OUT = 'The embedded database did not answer in time';
+
+/**
+ * A statement outside a transaction (a token check, /readyz, a read) waits at most `ms` for PGlite's one
+ * connection, which a transaction may hold for long: past it the caller gets an error, and the statement,
+ * which cannot be taken back from PGlite's queue, runs later unheard. A transaction's own start is
+ * bounded by Prisma (src/db/client.ts, maxWait).
+ */
+function boundWaits(pglite: object, ms: number): void {
+  const methods = pglite as Record<'query' | 'exec', (...args: unknown[]) => Promise<unknown>>;
+  for (const name of ['query', 'exec'] as const) {
+    const original = methods[name].bind(pglite);
+    methods[name] = (...args) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(EMBEDDED_TIMED_OUT)), ms);
+      });
+      const answer = original(...args);
+      // Its own failure, once it runs, is nobody's to hear when the caller has already been answered.
+      answer.catch(() => {});
+      return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+    };
+  }
 }
