@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { ListenerDeafError, openDatabase } from './db/client.ts';
+import { DataFolderInUseError, ListenerDeafError, openDatabase } from './db/client.ts';
 import { seedDemoData } from './demo/seed.ts';
 import type { Lifecycle } from './http/drain.ts';
 import { startTracing } from './telemetry/sdk.ts';
@@ -114,7 +114,7 @@ main().catch((error: unknown) => {
   process.stderr.write(
     error instanceof ConfigError
       ? `${error.message}\n`
-      : error instanceof ListenerDeafError
+      : error instanceof ListenerDeafError || error instanceof DataFolderInUseError
         ? `Could not start: ${error.message}\n`
         : `Could not start: ${(error as Error).stack ?? String(error)}\n`,
   );

@@ -11,6 +11,7 @@ import type pg from 'pg';
 export type Db = PrismaClient;
 export type { PoolStats } from './driver.ts';
 export { ListenerDeafError } from './listener.ts';
+export { DataFolderInUseError } from './pglite.ts';
 
 /**
  * A statement sent straight to the driver: its text, or a named one, which on a server is prepared once
@@ -104,7 +105,7 @@ export async function openDatabase({
         migrate,
         statementTimeoutMs: databaseStatementTimeoutMs,
       })
-    : await openPglite(dataDir, migrate);
+    : await openPglite(dataDir, migrate, databaseStatementTimeoutMs);
   // A transaction waits at most the statement timeout to start (PGlite's one connection included); once
   // started it may run long (a lesson may end with 10,000 concept results), each statement bounded on a server.
   const prisma = new PrismaClient({

@@ -35,7 +35,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (candidate.name === 'PrismaClientInitializationError') return true;
     if (
       typeof candidate.message === 'string' &&
-      /ECONNREFUSED|Connection terminated|connect ETIMEDOUT|DatabaseNotReachable|Can't reach database|timeout exceeded when trying to connect/i.test(
+      /ECONNREFUSED|Connection terminated|did not answer in time|connect ETIMEDOUT|DatabaseNotReachable|Can't reach database|timeout exceeded when trying to connect/i.test(
         candidate.message,
       )
     )

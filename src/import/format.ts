@@ -65,7 +65,7 @@ export const importFile = z.object({
         classroomId: id,
         activityId: id,
         unitId: nullable(id),
-        assignedStudentIds: z.array(z.number().int()).default([]),
+        assignedStudentIds: z.array(z.number().int().min(-2_147_483_648).max(2_147_483_647)).default([]),
         assignOnJoin: z.boolean().default(false),
         visible: z.boolean().default(true),
         locked: z.boolean().default(false),

@@ -47,4 +47,44 @@ describe('a wait on the database', () => {
     }
     expect((await publish()).statusCode).toBe(200);
   });
+
+  // PGlite runs one statement or transaction at a time: a token check and /readyz wait behind a transaction.
+  it.skipIf(process.env.DATABASE_URL)(
+    'bounds a token check and /readyz waiting behind a transaction on the embedded database',
+    async () => {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let started!: () => void;
+      const isStarted = new Promise<void>((resolve) => (started = resolve));
+      const holder = gateway.database.prisma.$transaction(
+        async (tx) => {
+          await tx.$executeRawUnsafe('SELECT 1');
+          started();
+          await released;
+        },
+        { timeout: 60_000 },
+      );
+      await isStarted;
+      const giveUp = setTimeout(release, 20_000);
+      try {
+        const [ready, signedIn] = await Promise.all([
+          gateway.app.inject({ method: 'GET', url: '/readyz' }),
+          // Not cached: the staff token has not been used yet.
+          gateway.app.inject({
+            method: 'GET',
+            url: '/api/v1/classroom_activities/100/student_names',
+            headers: { authorization: `Bearer ${tokens.staff}` },
+          }),
+        ]);
+        expect(ready.statusCode).toBe(503);
+        expect(signedIn.statusCode).toBe(503);
+        expect(signedIn.headers['retry-after']).toEqual(expect.any(String));
+      } finally {
+        clearTimeout(giveUp);
+        release();
+        await holder;
+      }
+      expect((await gateway.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    },
+  );
 });

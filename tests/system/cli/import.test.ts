@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixture, ids, lessonStudentNames, names, tokens, uids } from '../../kit/fixture.ts';
 import type { Gateway } from '../../kit/gateway.ts';
 import { freshTarget, runCommand, type Target } from '../../kit/commands.ts';
+import { startServerProcess, stopServerProcesses } from '../../kit/server-process.ts';
 import { graphql } from '../../kit/gql/index.ts';
 
 // `npm run db:import -- FILE.json`, run for real on a database of the test's own (migrated and empty, but
@@ -16,7 +17,10 @@ let target: Target;
 beforeEach(async () => {
   target = await freshTarget();
 });
-afterEach(() => target.dispose());
+afterEach(async () => {
+  await stopServerProcesses();
+  await target.dispose();
+});
 
 /** The shared fixture with concept results and a hidden session's result, as a file would hold them. */
 function file() {
@@ -303,14 +307,37 @@ describe('npm run db:import', () => {
       const nul = file();
       nul.users[0]!.name = 'Ada\u0000Park';
       nul.activities[1]!.description = 'before\u0000after';
+      // Nor an integer past its column's range.
+      nul.classroomActivities[0]!.assignedStudentIds = [11, 3_000_000_000];
       const withNul = await importFile(nul, 'nul.json');
       expect(withNul.code).toBe(1);
       expect(withNul.stdout).toBe('');
       expect(withNul.stderr).toContain(`users[0] (id ${ids.owner}): name: must not contain a NUL character`);
       expect(withNul.stderr).toContain(`activities[1] (id ${ids.followUp}): description: must not contain a NUL character`);
+      expect(withNul.stderr).toContain(`classroomActivities[0] (id ${ids.classroomActivity}): assignedStudentIds[1]`);
       expect(withNul.stderr).not.toMatch(/\n\s+at |prisma/i);
 
       expect(await target.withGateway((gateway) => gateway.snapshot())).toBe(before);
+    },
+    SLOW,
+  );
+
+  it.skipIf(process.env.DATABASE_URL)(
+    'refuses an embedded data folder a running server holds (PGlite cannot share one), and imports once it has stopped',
+    async () => {
+      const server = await startServerProcess({ ...target.env, DEMO_DATA: '0' });
+      const held = await importFile(file());
+      expect(held.code).toBe(1);
+      expect(held.stdout).toBe('');
+      expect(held.stderr).toMatch(/is in use by process \d+/);
+      expect(held.stderr).toContain(String(server.child.pid));
+      expect(held.stderr).not.toMatch(/\n\s+at /);
+      // Killed, it leaves its claim behind: the next command finds no such process and takes the folder.
+      await stopServerProcesses();
+      const imported = await importFile(file());
+      expect(imported.stderr).toBe('');
+      expect(imported.code).toBe(0);
+      expect(imported.stdout).toMatch(/8 users/);
     },
     SLOW,
   );

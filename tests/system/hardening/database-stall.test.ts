@@ -26,6 +26,8 @@ describe.skipIf(!serverUrl)('database stall', () => {
     gateway = await startGateway({
       DATABASE_URL: proxy.urlThrough(setup.config.databaseUrl!),
       DATABASE_PREPARED_STATEMENTS: setup.databaseEnv.DATABASE_PREPARED_STATEMENTS!,
+      // Behind the pooler pass's pooler, the listening connection goes to the server itself, not stalled.
+      ...(setup.config.databaseDirectUrl ? { DATABASE_DIRECT_URL: setup.config.databaseDirectUrl } : {}),
       DATABASE_STATEMENT_TIMEOUT: TIMEOUT,
     });
   });
