@@ -1,0 +1,78 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { tokens } from '../../kit/fixture.ts';
+import { startGateway, type Gateway } from '../../kit/gateway.ts';
+import { startListeningGateway, type ListeningGateway } from '../../kit/live.ts';
+import { basicAuth, classroomActivityPath } from '../../kit/rest.ts';
+
+// One caller, one budget (docs/contract.md, What a caller is): the rate limit and the connection caps
+// count the token or user a credential names, however its header is spelled, and anonymous sockets by IP.
+
+/** The same own token, spelled every way the authenticator accepts it. */
+const spellings = (token: string) => [
+  `Bearer ${token}`,
+  `bearer ${token}`,
+  `BEARER ${token}`,
+  `Bearer  ${token}`,
+  ` Bearer ${token} `,
+  basicAuth(token).authorization!,
+];
+
+describe('the rate limit counts the caller, not its header', () => {
+  let gateway: Gateway;
+  beforeAll(async () => {
+    gateway = await startGateway({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '10 minutes' });
+  });
+  afterAll(() => gateway?.close());
+
+  const studentNames = (authorization: string, ip = '10.4.0.1') =>
+    gateway.app.inject({ method: 'GET', url: classroomActivityPath('student_names'), remoteAddress: ip, headers: { authorization } });
+
+  it('one token spelled six ways shares one budget, whatever the IP', async () => {
+    const [first, ...others] = spellings(tokens.owner);
+    for (let i = 0; i < 3; i++) expect((await studentNames(first!, `10.4.0.${i + 1}`)).statusCode).toBe(200);
+    for (const authorization of [first!, ...others]) expect((await studentNames(authorization, '10.4.1.1')).statusCode).toBe(429);
+    // Another token has its own.
+    expect((await studentNames(`Bearer ${tokens.coteacher}`, '10.4.1.1')).statusCode).toBe(200);
+  });
+
+  it('a token nobody holds names no caller: made-up tokens share their IP’s budget with anonymous requests', async () => {
+    for (let i = 0; i < 3; i++) expect((await studentNames(`Bearer made-up-${i}`, '10.4.2.1')).statusCode).toBe(401);
+    expect((await studentNames('Bearer made-up-3', '10.4.2.1')).statusCode).toBe(429);
+    const anonymous = await gateway.app.inject({ method: 'GET', url: '/api/v1/activities/uids_and_flags', remoteAddress: '10.4.2.1' });
+    expect(anonymous.statusCode).toBe(429);
+  });
+});
+
+/** A graphql-transport-ws socket that sends connection_init with `authorization`: 'ack', or the code it was closed with. */
+async function openSocket(url: string, authorization?: string, sockets?: WebSocket[]): Promise<'ack' | number> {
+  const socket = new WebSocket(url, 'graphql-transport-ws');
+  sockets?.push(socket);
+  return new Promise((resolve, reject) => {
+    socket.once('error', reject);
+    socket.once('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: authorization ? { authorization } : {} })));
+    socket.on('message', (data: Buffer) => {
+      if (JSON.parse(data.toString()).type === 'connection_ack') resolve('ack');
+    });
+    socket.once('close', (code) => resolve(code));
+  });
+}
+
+describe('the connection caps count the caller, not its header', () => {
+  let gateway: ListeningGateway;
+  const sockets: WebSocket[] = [];
+  beforeAll(async () => {
+    gateway = await startListeningGateway({ SUBSCRIPTION_CONNECTIONS_PER_TOKEN: '2' });
+  });
+  afterAll(() => gateway?.close());
+  afterEach(() => {
+    for (const socket of sockets.splice(0)) socket.terminate();
+  });
+
+  it('a third socket of one token is closed 4429 however its header is spelled', async () => {
+    const [first, second, ...others] = spellings(tokens.owner);
+    expect(await openSocket(gateway.wsUrl, first, sockets)).toBe('ack');
+    expect(await openSocket(gateway.wsUrl, second, sockets)).toBe('ack');
+    for (const authorization of others) expect(await openSocket(gateway.wsUrl, authorization, sockets)).toBe(4429);
+  });
+});
