@@ -132,6 +132,11 @@ export function createServerSentEvents(
     if (!acceptsEventStream(request.headers.accept))
       return refuse(reply, 406, badRequest(`Send Accept: ${EVENT_STREAM}: /graphql/stream serves graphql-sse's distinct connections mode`));
     if (refusedAsCsrfOnStream(request, corsOrigins)) return refuseAsCsrf(reply);
+    // Listened for before the awaited authentication (and the client may have gone during the rate limit's):
+    // a client gone meanwhile takes no slot, and opens no stream.
+    const slot = service.callers.slot();
+    const closed = reply.raw.closed ? Promise.resolve() : new Promise<void>((resolve) => reply.raw.once('close', resolve));
+    void closed.then(() => slot.end());
     let known: Authentication;
     try {
       known = await authentication.of(request);
@@ -148,18 +153,16 @@ export function createServerSentEvents(
         unauthenticated('The access token is invalid, expired or revoked'),
       );
     if (viewer.kind === 'unavailable' || closing) return tryLater(reply);
-    const counted = viewer.kind === 'user' ? callerKey : undefined;
-    if (counted && !service.callers.take(counted))
+    if (viewer.kind === 'user' && callerKey && !slot.take(callerKey))
       return refuse(reply, 429, rateLimited('Too many subscription connections for this caller'));
+    if (slot.ended) return reply;
 
-    const closed = new Promise<void>((resolve) => reply.raw.once('close', resolve));
     const stream: Stream = { viewer, expiresAt, reply, closed, gone: false, unwritten: 0 };
     streamOf.set(request, stream);
     open.add(stream);
     void closed.then(() => {
       stream.gone = true;
       open.delete(stream);
-      if (counted) service.callers.release(counted);
       // An event waiting to be written never will be.
       stream.unwritten = 0;
       stream.written?.();

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import fastifyWebsocket, { type WebsocketHandler } from '@fastify/websocket';
+import fastifyWebsocket, { type WebSocket, type WebsocketHandler } from '@fastify/websocket';
 import type { ExecutionArgs, ExecutionResult } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import { makeHandler } from 'graphql-ws/use/@fastify/websocket';
@@ -10,13 +10,14 @@ import { badRequest } from '../../core/errors.ts';
 import { rethrowUnavailable } from '../../db/errors.ts';
 import { originTrusted } from '../../http/authentication.ts';
 import type { Tracing } from '../../telemetry/tracing.ts';
+import type { Slot } from './per-caller.ts';
 import { SETUP_GRACE_MS, whenLapsed, type SubscriptionService } from './service.ts';
 
 // Live lessons over WebSocket (docs/contract.md, Live lessons): graphql-ws's graphql-transport-ws protocol
 // on the HTTP server's own port and path, its upgrade routed by Fastify like any request. What a
 // subscription is (documents, limits, caps per caller, log lines) is the service's (service.ts).
 
-type ConnectionExtra = { viewer?: Viewer; callerKey?: string; stopLapse?: () => void };
+type ConnectionExtra = { viewer?: Viewer; stopLapse?: () => void };
 
 export type WebSocketOptions = {
   service: SubscriptionService;
@@ -66,6 +67,8 @@ export async function registerWebSocketSubscriptions(
     },
   });
 
+  /** Each socket's hold on a slot of its caller (per-caller.ts). */
+  const slots = new WeakMap<WebSocket, Slot>();
   const handleSocket = makeHandler<Record<string, unknown> | undefined, ConnectionExtra>(
     {
       connectionInitWaitTimeout: config.subscriptionInitTimeoutMs,
@@ -89,22 +92,17 @@ export async function registerWebSocketSubscriptions(
           socket.close(TRY_AGAIN_LATER, 'The identity provider is unavailable, try again later');
           return false;
         }
-        if (viewer.kind === 'user' && callerKey) {
-          if (!service.callers.take(callerKey)) {
-            socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this token');
-            return false;
-          }
-          ctx.extra.callerKey = callerKey;
+        // The socket's slot was made at its upgrade: if it closed while this was authenticated, nothing is taken.
+        if (viewer.kind === 'user' && callerKey && !slots.get(socket)!.take(callerKey)) {
+          socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this token');
+          return false;
         }
         // A JWT's socket ends when the JWT does.
         if (expiresAt) ctx.extra.stopLapse = whenLapsed(expiresAt, () => socket.close(CloseCode.Forbidden, 'The token has expired'));
         ctx.extra.viewer = viewer;
         return true;
       },
-      onDisconnect: (ctx) => {
-        ctx.extra.stopLapse?.();
-        if (ctx.extra.callerKey) service.callers.release(ctx.extra.callerKey);
-      },
+      onDisconnect: (ctx) => ctx.extra.stopLapse?.(),
       onSubscribe: (ctx, _id, payload) => {
         if (Object.keys(ctx.subscriptions).length > config.subscriptionsPerConnection)
           return [badRequest('Too many subscriptions on this connection')];
@@ -119,6 +117,10 @@ export async function registerWebSocketSubscriptions(
     config.subscriptionKeepAliveMs,
   );
   const handler: WebsocketHandler = function handleUpgraded(this: FastifyInstance, socket, request) {
+    // Its slot, given back by the first listener of its close, whenever that comes (during connection_init included).
+    const slot = service.callers.slot();
+    slots.set(socket, slot);
+    socket.once('close', () => slot.end());
     const handled = handleSocket.call(this, socket, request);
     // An 'error' on an open socket is the client's doing (a message over MAX_MESSAGE_BYTES, a bad frame):
     // `ws` closes the socket itself (1009, 1002). Logged as that, not as the internal error the two
