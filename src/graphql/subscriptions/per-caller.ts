@@ -2,6 +2,14 @@
 // instance (SUBSCRIPTION_CONNECTIONS_PER_TOKEN), counted by its caller key (src/auth/authenticator.ts): a
 // token's hash, a user, or an IP for the anonymous; never a token.
 
+import type { Viewer } from '../../auth/viewer.ts';
+
+/** What a connection counts against: its caller, or its IP when anonymous (docs/contract.md, What a caller is). */
+export function countedAs(viewer: Viewer, callerKey: string | undefined, ip: string): string | undefined {
+  if (viewer.kind === 'user') return callerKey;
+  return viewer.kind === 'anonymous' ? `ip:${ip}` : undefined;
+}
+
 /**
  * One connection's hold on a slot: made when the connection opens, before it is authenticated, and ended
  * by its close listener, so that however early the connection ends its slot is given back, or never taken.

@@ -11,6 +11,7 @@ import { RETRY_AFTER_SECONDS } from '../../http/errors.ts';
 import type { GraphQLContext } from '../../modules/context.ts';
 import { refuseAsCsrf, refusedAsCsrfOnStream } from '../csrf.ts';
 import { stoppable } from './iterators.ts';
+import { countedAs } from './per-caller.ts';
 import { SETUP_GRACE_MS, whenLapsed, type SubscriptionService } from './service.ts';
 
 // Live lessons over Server-Sent Events (docs/contract.md, Live lessons): graphql-sse's protocol in its
@@ -153,8 +154,8 @@ export function createServerSentEvents(
         unauthenticated('The access token is invalid, expired or revoked'),
       );
     if (viewer.kind === 'unavailable' || closing) return tryLater(reply);
-    if (viewer.kind === 'user' && callerKey && !slot.take(callerKey))
-      return refuse(reply, 429, rateLimited('Too many subscription connections for this caller'));
+    const key = countedAs(viewer, callerKey, request.ip);
+    if (key && !slot.take(key)) return refuse(reply, 429, rateLimited('Too many subscription connections for this caller'));
     if (slot.ended) return reply;
 
     const stream: Stream = { viewer, expiresAt, reply, closed, gone: false, unwritten: 0 };

@@ -10,7 +10,7 @@ import { badRequest } from '../../core/errors.ts';
 import { rethrowUnavailable } from '../../db/errors.ts';
 import { originTrusted } from '../../http/authentication.ts';
 import type { Tracing } from '../../telemetry/tracing.ts';
-import type { Slot } from './per-caller.ts';
+import { countedAs, type Slot } from './per-caller.ts';
 import { SETUP_GRACE_MS, whenLapsed, type SubscriptionService } from './service.ts';
 
 // Live lessons over WebSocket (docs/contract.md, Live lessons): graphql-ws's graphql-transport-ws protocol
@@ -93,8 +93,9 @@ export async function registerWebSocketSubscriptions(
           return false;
         }
         // The socket's slot was made at its upgrade: if it closed while this was authenticated, nothing is taken.
-        if (viewer.kind === 'user' && callerKey && !slots.get(socket)!.take(callerKey)) {
-          socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this token');
+        const key = countedAs(viewer, callerKey, request.ip);
+        if (key && !slots.get(socket)!.take(key)) {
+          socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this caller');
           return false;
         }
         // A JWT's socket ends when the JWT does.

@@ -75,4 +75,13 @@ describe('the connection caps count the caller, not its header', () => {
     expect(await openSocket(gateway.wsUrl, second, sockets)).toBe('ack');
     for (const authorization of others) expect(await openSocket(gateway.wsUrl, authorization, sockets)).toBe(4429);
   });
+
+  it('anonymous sockets are counted by IP: a third from one address is closed 4429, a signed-in one is not affected', async () => {
+    expect(await openSocket(gateway.wsUrl, undefined, sockets)).toBe('ack');
+    expect(await openSocket(gateway.wsUrl, undefined, sockets)).toBe('ack');
+    expect(await openSocket(gateway.wsUrl, undefined, sockets)).toBe(4429);
+    // A credential nobody holds is refused (4403), and does not make a socket anonymous.
+    expect(await openSocket(gateway.wsUrl, 'Bearer made-up', sockets)).toBe(4403);
+    expect(await openSocket(gateway.wsUrl, `Bearer ${tokens.coteacher}`, sockets)).toBe('ack');
+  });
 });
