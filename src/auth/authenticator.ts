@@ -153,6 +153,15 @@ export function createAuthenticator({
       const { jwt, session } = credentialCookie(cookie);
       return Boolean(jwt || session);
     },
+    /**
+     * Whether `authenticate` would ask the platform's session webhook (a session cookie it does not remember):
+     * the rate limit counts that call against the client's IP before it is made (src/http/rate-limit.ts).
+     */
+    asksPlatform({ authorization, cookie }: CredentialSources): boolean {
+      if (presented(authorization) || !cookie || !askSession) return false;
+      const { jwt, session } = credentialCookie(cookie);
+      return !jwt && session !== undefined && session !== '' && !askSession.knows(session);
+    },
     /** Whether a cookie may carry a credential (AUTH_JWT_COOKIE or AUTH_SESSION_COOKIE set). */
     readsCookies,
   };

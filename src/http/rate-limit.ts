@@ -1,5 +1,5 @@
 import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { RequestAuthentication } from './authentication.ts';
@@ -20,6 +20,26 @@ export async function registerRateLimit(
   authentication: RequestAuthentication,
   store?: RateLimitStore,
 ): Promise<void> {
+  const ipKey = (request: FastifyRequest) => `ip:${request.ip}`;
+  const isProbe = (request: FastifyRequest) => PROBE_ROUTES.has(request.routeOptions.url ?? '');
+  /** Requests already counted against their IP, for the call to the platform they made (below). */
+  const countedByIp = new WeakSet<FastifyRequest>();
+  /** Requests being counted against their IP by `countIp`, whose key is their IP. */
+  const countingIp = new WeakSet<FastifyRequest>();
+  /** The plugin's own limiter on its own store (one given options would count in a store of its own), once registered. */
+  let limit: ReturnType<FastifyInstance['createRateLimit']> | undefined;
+  /** Counts one against the request's IP: whether that is over its budget. */
+  const countIp = async (request: FastifyRequest) => {
+    limit ??= app.createRateLimit();
+    countingIp.add(request);
+    try {
+      const counted = await limit(request);
+      return !counted.isAllowed && counted.isExceeded;
+    } finally {
+      countingIp.delete(request);
+    }
+  };
+
   await app.register(rateLimit, {
     global: true,
     hook: 'onRequest',
@@ -27,8 +47,20 @@ export async function registerRateLimit(
     timeWindow: config.rateLimitWindowMs,
     // Per caller (src/auth/authenticator.ts, callerKey: never the credential itself, in memory or in Redis), else per IP.
     // A caller that cannot be known now (the database down) counts by IP: the route answers the outage in its own words.
-    keyGenerator: async (request) => (await authentication.of(request).catch(() => undefined))?.callerKey ?? `ip:${request.ip}`,
-    allowList: (request) => PROBE_ROUTES.has(request.routeOptions.url ?? ''),
+    keyGenerator: async (request) => {
+      if (countingIp.has(request)) return ipKey(request);
+      // A session cookie not yet known costs a call to the platform: counted against the IP first, and
+      // refused without the call once the IP is over its budget (docs/identity.md, Counting callers).
+      if (!isProbe(request) && authentication.asksPlatform(request)) {
+        if (await countIp(request)) return ipKey(request);
+        countedByIp.add(request);
+      }
+      const callerKey = (await authentication.of(request).catch(() => undefined))?.callerKey;
+      if (callerKey) countedByIp.delete(request);
+      return callerKey ?? ipKey(request);
+    },
+    // The probes are never limited; a request the call to the platform already counted is not counted twice.
+    allowList: (request, key) => isProbe(request) || (countedByIp.has(request) && key === ipKey(request)),
     errorResponseBuilder: (_request, context) =>
       Object.assign(new Error(`Too many requests, retry in ${context.after}`), { statusCode: context.statusCode }),
     ...(store ?? sharedStore(app, config)),

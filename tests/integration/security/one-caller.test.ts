@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { tokens } from '../../kit/fixture.ts';
+import { ids, tokens } from '../../kit/fixture.ts';
 import { startGateway, type Gateway } from '../../kit/gateway.ts';
+import { startSessionWebhook, type SessionWebhook } from '../../kit/identity.ts';
 import { startListeningGateway, type ListeningGateway } from '../../kit/live.ts';
 import { basicAuth, classroomActivityPath } from '../../kit/rest.ts';
 
@@ -41,6 +42,59 @@ describe('the rate limit counts the caller, not its header', () => {
     expect((await studentNames('Bearer made-up-3', '10.4.2.1')).statusCode).toBe(429);
     const anonymous = await gateway.app.inject({ method: 'GET', url: '/api/v1/activities/uids_and_flags', remoteAddress: '10.4.2.1' });
     expect(anonymous.statusCode).toBe(429);
+  });
+});
+
+describe('the platform is asked no faster than the rate limit allows', () => {
+  const COOKIE = '_platform_session';
+  let webhook: SessionWebhook;
+  let gateway: Gateway;
+  beforeAll(async () => {
+    webhook = await startSessionWebhook(COOKIE);
+    for (let i = 0; i < 3; i++) webhook.answers.set(`teacher-${i}`, { status: 200, body: { userId: ids.owner } });
+    gateway = await startGateway({
+      AUTH_SESSION_WEBHOOK_URL: webhook.url,
+      AUTH_SESSION_COOKIE: COOKIE,
+      RATE_LIMIT_MAX: '5',
+      RATE_LIMIT_WINDOW: '10 minutes',
+    });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await webhook?.close();
+  });
+
+  const withSession = (session: string, ip: string) =>
+    gateway.app.inject({
+      method: 'GET',
+      url: '/api/v1/activities/uids_and_flags',
+      remoteAddress: ip,
+      headers: { cookie: `${COOKIE}=${session}` },
+    });
+
+  it('30 requests with fresh unknown session cookies: 5 served, 25 refused, the webhook asked 5 times', async () => {
+    const before = webhook.calls.length;
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await withSession(`unknown-${i}`, '10.5.0.1')).statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(25);
+    expect(webhook.calls.length - before).toBe(5);
+  });
+
+  it('"no session" is remembered: one unknown cookie sent again is not asked about again', async () => {
+    const before = webhook.calls.length;
+    expect((await withSession('unknown-again', '10.5.1.1')).statusCode).toBe(200);
+    expect((await withSession('unknown-again', '10.5.1.2')).statusCode).toBe(200);
+    expect(webhook.calls.length - before).toBe(1);
+  });
+
+  it('each call for a cookie not yet known counts against the IP, even when it names a user', async () => {
+    for (let i = 0; i < 3; i++) expect((await withSession(`teacher-${i}`, '10.5.2.1')).statusCode).toBe(200);
+    // 3 calls counted against 10.5.2.1: two anonymous requests are left, then none.
+    const anonymous = () => gateway.app.inject({ method: 'GET', url: '/api/v1/activities/uids_and_flags', remoteAddress: '10.5.2.1' });
+    expect([(await anonymous()).statusCode, (await anonymous()).statusCode, (await anonymous()).statusCode]).toEqual([200, 200, 429]);
+    // The user's own budget is theirs (3 used): a known cookie is not counted against the IP.
+    expect((await withSession('teacher-0', '10.5.2.1')).statusCode).toBe(200);
   });
 });
 
