@@ -8,6 +8,9 @@ import { PROBE_ROUTES } from './probes.ts';
 // The rate limit: per caller (per IP when anonymous), on every route but the probes; a 429 takes the
 // route's error handler, so REST and GraphQL both answer the `meta` envelope, with Retry-After.
 
+/** The headers @fastify/rate-limit adds to an answer about its caller's budget. */
+const CALLER_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+
 /**
  * Where counters live: Redis when `RATE_LIMIT_REDIS_URL` is set (instances share them), else
  * @fastify/rate-limit's in-memory store (per instance). Or a store of one's own: `{ store: MyStore }`.
@@ -64,6 +67,12 @@ export async function registerRateLimit(
     errorResponseBuilder: (_request, context) =>
       Object.assign(new Error(`Too many requests, retry in ${context.after}`), { statusCode: context.statusCode }),
     ...(store ?? sharedStore(app, config)),
+  });
+  // A public answer (src/http/public-cache.ts) is handed by a shared cache to everyone: it says nothing of
+  // the caller who happened to ask, so not where that caller's budget stands.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (/^\s*public\b/i.test(String(reply.getHeader('cache-control') ?? ''))) for (const name of CALLER_HEADERS) reply.removeHeader(name);
+    return payload;
   });
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ids, tokens } from '../../kit/fixture.ts';
+import { ids, tokens, uids } from '../../kit/fixture.ts';
 import { startGateway, type Gateway } from '../../kit/gateway.ts';
 import { startSessionWebhook, type SessionWebhook } from '../../kit/identity.ts';
 import { startListeningGateway, type ListeningGateway } from '../../kit/live.ts';
@@ -35,6 +35,26 @@ describe('the rate limit counts the caller, not its header', () => {
     for (const authorization of [first!, ...others]) expect((await studentNames(authorization, '10.4.1.1')).statusCode).toBe(429);
     // Another token has its own.
     expect((await studentNames(`Bearer ${tokens.coteacher}`, '10.4.1.1')).statusCode).toBe(200);
+  });
+
+  it('a public answer carries nothing about its caller: no x-ratelimit-* headers, on REST, GraphQL and a 304', async () => {
+    const ask = (url: string, headers: Record<string, string> = {}) =>
+      gateway.app.inject({ method: 'GET', url, remoteAddress: '10.4.3.1', headers });
+    const rest = await ask(`/api/v1/activities/${uids.lesson}`);
+    const query = `query PublicActivity($id: ID!) { activity(id: $id) { uid name } }`;
+    const graphql = await ask(`/graphql?${new URLSearchParams({ query, variables: JSON.stringify({ id: String(ids.lesson) }) })}`);
+    const notModified = await ask(`/api/v1/activities/${uids.lesson}`, { 'if-none-match': String(rest.headers.etag) });
+    expect([rest.statusCode, graphql.statusCode, notModified.statusCode]).toEqual([200, 200, 304]);
+    for (const answer of [rest, graphql, notModified]) {
+      expect(String(answer.headers['cache-control'])).toMatch(/^public/);
+      expect(Object.keys(answer.headers).filter((name) => name.startsWith('x-ratelimit'))).toEqual([]);
+    }
+    // A private answer still tells its caller where it stands; and the public ones were counted.
+    const limited = await ask(`/api/v1/activities/${uids.lesson}`);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+    const own = await studentNames(`Bearer ${tokens.otherTeacher}`, '10.4.3.2');
+    expect(own.headers['x-ratelimit-remaining']).toBe('2');
   });
 
   it('a token nobody holds names no caller: made-up tokens share their IP’s budget with anonymous requests', async () => {
