@@ -6,7 +6,7 @@ import { makeHandler } from 'graphql-ws/use/@fastify/websocket';
 import type { Authenticator } from '../../auth/authenticator.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import type { Config } from '../../config.ts';
-import { badRequest } from '../../core/errors.ts';
+import { badRequest, rateLimited } from '../../core/errors.ts';
 import { rethrowUnavailable } from '../../db/errors.ts';
 import { originTrusted } from '../../http/authentication.ts';
 import type { Tracing } from '../../telemetry/tracing.ts';
@@ -17,7 +17,8 @@ import { SETUP_GRACE_MS, whenLapsed, type SubscriptionService } from './service.
 // on the HTTP server's own port and path, its upgrade routed by Fastify like any request. What a
 // subscription is (documents, limits, caps per caller, log lines) is the service's (service.ts).
 
-type ConnectionExtra = { viewer?: Viewer; stopLapse?: () => void };
+/** `countedAs`: what the socket's slot and its subscribe messages count against (its caller, or its IP). */
+type ConnectionExtra = { viewer?: Viewer; countedAs?: string; stopLapse?: () => void };
 
 export type WebSocketOptions = {
   service: SubscriptionService;
@@ -98,13 +99,17 @@ export async function registerWebSocketSubscriptions(
           socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this caller');
           return false;
         }
+        ctx.extra.countedAs = key;
         // A JWT's socket ends when the JWT does.
         if (expiresAt) ctx.extra.stopLapse = whenLapsed(expiresAt, () => socket.close(CloseCode.Forbidden, 'The token has expired'));
         ctx.extra.viewer = viewer;
         return true;
       },
       onDisconnect: (ctx) => ctx.extra.stopLapse?.(),
-      onSubscribe: (ctx, _id, payload) => {
+      onSubscribe: async (ctx, _id, payload) => {
+        // Each subscribe is a request against the caller's rate limit, as an HTTP one is (src/http/rate-limit.ts).
+        const limited = ctx.extra.countedAs && (await app.countAgainstLimit(ctx.extra.request, ctx.extra.countedAs));
+        if (limited && limited.exceeded) return [rateLimited(`Too many requests, retry in ${limited.retryAfterSeconds} seconds`)];
         if (Object.keys(ctx.subscriptions).length > config.subscriptionsPerConnection)
           return [badRequest('Too many subscriptions on this connection')];
         return service.prepare(payload, ctx.extra.viewer ?? { kind: 'anonymous' }, 'WebSocket');

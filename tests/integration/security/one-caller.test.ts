@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { ids, tokens, uids } from '../../kit/fixture.ts';
 import { startGateway, type Gateway } from '../../kit/gateway.ts';
 import { startSessionWebhook, type SessionWebhook } from '../../kit/identity.ts';
-import { startListeningGateway, type ListeningGateway } from '../../kit/live.ts';
+import { LESSON_EVENTS, startListeningGateway, waitFor, type ListeningGateway } from '../../kit/live.ts';
 import { basicAuth, classroomActivityPath } from '../../kit/rest.ts';
 
 // One caller, one budget (docs/contract.md, What a caller is): the rate limit and the connection caps
@@ -157,5 +157,38 @@ describe('the connection caps count the caller, not its header', () => {
     // A credential nobody holds is refused (4403), and does not make a socket anonymous.
     expect(await openSocket(gateway.wsUrl, 'Bearer made-up', sockets)).toBe(4403);
     expect(await openSocket(gateway.wsUrl, `Bearer ${tokens.coteacher}`, sockets)).toBe('ack');
+  });
+});
+
+describe('subscribe messages count against the caller’s rate limit', () => {
+  let gateway: ListeningGateway;
+  const sockets: WebSocket[] = [];
+  beforeAll(async () => {
+    gateway = await startListeningGateway({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW: '10 minutes', SUBSCRIPTIONS_PER_CONNECTION: '20' });
+  });
+  afterAll(() => gateway?.close());
+  afterEach(() => {
+    for (const socket of sockets.splice(0)) socket.terminate();
+  });
+
+  it('past the budget a subscribe is an error for its id (RATE_LIMITED), and the token’s requests are 429 too', async () => {
+    const socket = new WebSocket(gateway.wsUrl, 'graphql-transport-ws');
+    sockets.push(socket);
+    const messages: any[] = [];
+    socket.on('message', (data: Buffer) => void messages.push(JSON.parse(data.toString())));
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${tokens.owner}` } }));
+    await waitFor(() => messages.some((message) => message.type === 'connection_ack'), 'connection_ack');
+    // The upgrade counted against the IP (its token came in connection_init): 5 subscribes, then each is refused.
+    const payload = { query: LESSON_EVENTS, variables: { id: String(ids.classroomActivity) } };
+    for (let i = 1; i <= 10; i++) socket.send(JSON.stringify({ id: String(i), type: 'subscribe', payload }));
+    await waitFor(() => messages.filter((message) => message.type === 'error').length >= 5, 'five refused subscribes');
+    const errors = messages.filter((message) => message.type === 'error');
+    expect(errors.map((message) => message.id)).toEqual(['6', '7', '8', '9', '10']);
+    expect(errors[0].payload).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'RATE_LIMITED' }) })]);
+    const rest = await gateway.rest('GET', classroomActivityPath('student_names'), { token: tokens.owner });
+    expect(rest.status).toBe(429);
+    // Another caller is not affected.
+    expect((await gateway.rest('GET', classroomActivityPath('student_names'), { token: tokens.coteacher })).status).toBe(200);
   });
 });
