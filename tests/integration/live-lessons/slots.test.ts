@@ -82,6 +82,23 @@ describe('slots given back', () => {
     expect(await answerOf(socketWithSession('socket-session-0'))).toBe(4429);
   });
 
+  it('after sockets dropped at any moment (before, during and after connection_init), the caller holds exactly its open ones', async () => {
+    const keeper = socketWithSession('socket-session-0');
+    expect(await answerOf(keeper)).toBe('ack');
+    // Twelve sockets, each dropped a different while after it was made: some before they open, some while
+    // authenticated, some acknowledged (or closed 4429, the keeper and the others holding the two slots).
+    await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        const socket = socketWithSession('socket-session-0');
+        await new Promise((resolve) => setTimeout(resolve, i * 30));
+        socket.terminate();
+      }),
+    );
+    await answersOut();
+    expect(await answerOf(socketWithSession('socket-session-0'))).toBe('ack');
+    expect(await answerOf(socketWithSession('socket-session-0'))).toBe(4429);
+  });
+
   it('a stream dropped during its authentication takes no slot: the caller still opens its two', async () => {
     const target = new URL(gateway.streamUrl);
     target.searchParams.set('query', LESSON_EVENTS);
