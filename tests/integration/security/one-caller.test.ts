@@ -184,6 +184,11 @@ describe('subscribe messages count against the caller’s rate limit', () => {
     const errors = messages.filter((message) => message.type === 'error');
     expect(errors.map((message) => message.id)).toEqual(['6', '7', '8', '9', '10']);
     expect(errors[0].payload).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'RATE_LIMITED' }) })]);
+    // A refused subscribe costs the database nothing.
+    const statements = gateway.statements();
+    for (let i = 11; i <= 30; i++) socket.send(JSON.stringify({ id: String(i), type: 'subscribe', payload }));
+    await waitFor(() => messages.filter((message) => message.type === 'error').length >= 25, 'twenty more refused');
+    expect(gateway.statements()).toBe(statements);
     const rest = await gateway.rest('GET', classroomActivityPath('student_names'), { token: tokens.owner });
     expect(rest.status).toBe(429);
     // Another caller is not affected.
