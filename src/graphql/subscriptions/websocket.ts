@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyWebsocket, { type WebSocket, type WebsocketHandler } from '@fastify/websocket';
 import type { ExecutionArgs, ExecutionResult } from 'graphql';
 import { CloseCode } from 'graphql-ws';
@@ -10,7 +10,7 @@ import { badRequest, rateLimited } from '../../core/errors.ts';
 import { rethrowUnavailable } from '../../db/errors.ts';
 import { originTrusted } from '../../http/authentication.ts';
 import type { Tracing } from '../../telemetry/tracing.ts';
-import { countedAs, type Slot } from './per-caller.ts';
+import { countedAs, type ConnectionsPerCaller, type Slot } from './per-caller.ts';
 import { SETUP_GRACE_MS, whenLapsed, type SubscriptionService } from './service.ts';
 
 // Live lessons over WebSocket (docs/contract.md, Live lessons): graphql-ws's graphql-transport-ws protocol
@@ -51,6 +51,29 @@ const authorizationOf = (payload: unknown, header: string | undefined): string |
 };
 
 /**
+ * Each socket's slot of its caller (per-caller.ts): made at its upgrade, given back by the first listener of
+ * its close, whenever that comes (while connection_init is being authenticated included).
+ */
+function socketSlots(callers: ConnectionsPerCaller) {
+  const slots = new WeakMap<WebSocket, Slot>();
+  return {
+    open(socket: WebSocket): void {
+      const slot = callers.slot();
+      slots.set(socket, slot);
+      socket.once('close', () => slot.end());
+    },
+    of: (socket: WebSocket): Slot => slots.get(socket)!,
+  };
+}
+
+/** Each subscribe counts as a request against its socket's caller (src/http/rate-limit.ts): the error past the limit. */
+async function overRateLimit(app: FastifyInstance, extra: ConnectionExtra & { request: FastifyRequest }) {
+  if (!extra.countedAs) return undefined;
+  const { exceeded, retryAfterSeconds } = await app.countAgainstLimit(extra.request, extra.countedAs);
+  return exceeded ? [rateLimited(`Too many requests, retry in ${retryAfterSeconds} seconds`)] : undefined;
+}
+
+/**
  * Registers the WebSocket plugin and returns the handler for the /graphql route's upgrades
  * (src/graphql/route.ts), and how many sockets are open.
  */
@@ -68,8 +91,7 @@ export async function registerWebSocketSubscriptions(
     },
   });
 
-  /** Each socket's hold on a slot of its caller (per-caller.ts). */
-  const slots = new WeakMap<WebSocket, Slot>();
+  const slots = socketSlots(service.callers);
   const handleSocket = makeHandler<Record<string, unknown> | undefined, ConnectionExtra>(
     {
       connectionInitWaitTimeout: config.subscriptionInitTimeoutMs,
@@ -95,7 +117,7 @@ export async function registerWebSocketSubscriptions(
         }
         // The socket's slot was made at its upgrade: if it closed while this was authenticated, nothing is taken.
         const key = countedAs(viewer, callerKey, request.ip);
-        if (key && !slots.get(socket)!.take(key)) {
+        if (key && !slots.of(socket).take(key)) {
           socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this caller');
           return false;
         }
@@ -107,9 +129,8 @@ export async function registerWebSocketSubscriptions(
       },
       onDisconnect: (ctx) => ctx.extra.stopLapse?.(),
       onSubscribe: async (ctx, _id, payload) => {
-        // Each subscribe is a request against the caller's rate limit, as an HTTP one is (src/http/rate-limit.ts).
-        const limited = ctx.extra.countedAs && (await app.countAgainstLimit(ctx.extra.request, ctx.extra.countedAs));
-        if (limited && limited.exceeded) return [rateLimited(`Too many requests, retry in ${limited.retryAfterSeconds} seconds`)];
+        const limited = await overRateLimit(app, ctx.extra);
+        if (limited) return limited;
         if (Object.keys(ctx.subscriptions).length > config.subscriptionsPerConnection)
           return [badRequest('Too many subscriptions on this connection')];
         return service.prepare(payload, ctx.extra.viewer ?? { kind: 'anonymous' }, 'WebSocket');
@@ -123,10 +144,7 @@ export async function registerWebSocketSubscriptions(
     config.subscriptionKeepAliveMs,
   );
   const handler: WebsocketHandler = function handleUpgraded(this: FastifyInstance, socket, request) {
-    // Its slot, given back by the first listener of its close, whenever that comes (during connection_init included).
-    const slot = service.callers.slot();
-    slots.set(socket, slot);
-    socket.once('close', () => slot.end());
+    slots.open(socket);
     const handled = handleSocket.call(this, socket, request);
     // An 'error' on an open socket is the client's doing (a message over MAX_MESSAGE_BYTES, a bad frame):
     // `ws` closes the socket itself (1009, 1002). Logged as that, not as the internal error the two
