@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { ids, tokens, uids } from '../../kit/fixture.ts';
 import { startGateway, type Gateway } from '../../kit/gateway.ts';
 import { startSessionWebhook, type SessionWebhook } from '../../kit/identity.ts';
-import { LESSON_EVENTS, startListeningGateway, waitFor, type ListeningGateway } from '../../kit/live.ts';
+import { LESSON_EVENTS, rawStream, startListeningGateway, waitFor, type ListeningGateway } from '../../kit/live.ts';
 import { basicAuth, classroomActivityPath } from '../../kit/rest.ts';
 
 // One caller, one budget (docs/contract.md, What a caller is): the rate limit and the connection caps
@@ -146,6 +146,13 @@ describe('the connection caps count the caller, not its header', () => {
     expect(await openSocket(gateway.wsUrl, first, sockets)).toBe('ack');
     expect(await openSocket(gateway.wsUrl, second, sockets)).toBe('ack');
     for (const authorization of others) expect(await openSocket(gateway.wsUrl, authorization, sockets)).toBe(4429);
+    // An event stream counts with them, however spelled.
+    const stream = await rawStream(gateway.streamUrl, {
+      headers: { authorization: others.at(-1)! },
+      variables: { id: String(ids.classroomActivity) },
+    });
+    stream.close();
+    expect(stream.status).toBe(429);
   });
 
   it('anonymous sockets are counted by IP: a third from one address is closed 4429, a signed-in one is not affected', async () => {
