@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { parseCookie } from 'cookie';
 import type { SqlRead, Statement } from '../db/client.ts';
 import type { User } from '../generated/prisma/client.ts';
-import { credentialsKey, readCredentials } from './credentials.ts';
+import { ownTokenKey, readCredentials } from './credentials.ts';
 import type { Identity } from './identity-settings.ts';
 import { jwtVerifier, looksLikeJwt } from './jwt.ts';
 import { sessionWebhook } from './session-webhook.ts';
@@ -23,7 +23,7 @@ export type Authentication = {
   method: AuthMethod | undefined;
   /** Whether that credential came in a cookie (ambient: the CSRF rules apply to it). */
   fromCookie: boolean;
-  /** Counts this caller (the rate limit, sockets per caller): per user for JWTs and sessions, per credential for tokens. */
+  /** Counts this caller (the rate limit, sockets per caller): per user for JWTs and sessions, per token for the gateway's own; undefined when no caller is known. */
   callerKey: string | undefined;
   /** When the identity lapses by itself: a JWT's `exp`, with the clock skew allowed (a WebSocket is closed then). */
   expiresAt: Date | undefined;
@@ -80,11 +80,12 @@ export function createAuthenticator({
     reason: undefined,
   });
 
-  const byOwnToken = async (token: string, authorization: string): Promise<Authentication> => {
+  const byOwnToken = async (token: string): Promise<Authentication> => {
     const found = await ownTokenUser(read, token, tokenCache);
-    const result = found.kind === 'user' ? signedIn(found.user) : refused(found.reason);
-    // Counted by the credential, known or not, as before JWTs and sessions existed.
-    return outcome('token', false, { ...result, callerKey: `auth:${credentialsKey(authorization)}` });
+    // A known token counts as itself (not as its user), however the header spelled it; an unknown one names
+    // no caller, and counts by IP like anyone anonymous (docs/contract.md, What a caller is).
+    if (found.kind !== 'user') return outcome('token', false, refused(found.reason));
+    return outcome('token', false, { ...signedIn(found.user), callerKey: `token:${ownTokenKey(token)}` });
   };
 
   const byJwt = async (jwt: string, fromCookie: boolean): Promise<Authentication> => {
@@ -132,7 +133,7 @@ export function createAuthenticator({
         const credentials = readCredentials(authorization);
         if (credentials.kind !== 'token') return Promise.resolve(outcome('token', false, refused('malformed Authorization header')));
         if (credentials.scheme === 'bearer' && verifyJwt && looksLikeJwt(credentials.token)) return byJwt(credentials.token, false);
-        return byOwnToken(credentials.token, authorization);
+        return byOwnToken(credentials.token);
       }
       if (cookies && cookie) {
         // Values as sent: a session cookie is handed on to the webhook exactly.
@@ -151,6 +152,15 @@ export function createAuthenticator({
       if (!cookie || !readsCookies) return false;
       const { jwt, session } = credentialCookie(cookie);
       return Boolean(jwt || session);
+    },
+    /**
+     * Whether `authenticate` would ask the platform's session webhook (a session cookie it does not remember):
+     * the rate limit counts that call against the client's IP before it is made (src/http/rate-limit.ts).
+     */
+    asksPlatform({ authorization, cookie }: CredentialSources): boolean {
+      if (presented(authorization) || !cookie || !askSession) return false;
+      const { jwt, session } = credentialCookie(cookie);
+      return !jwt && session !== undefined && session !== '' && !askSession.knows(session);
     },
     /** Whether a cookie may carry a credential (AUTH_JWT_COOKIE or AUTH_SESSION_COOKIE set). */
     readsCookies,

@@ -22,7 +22,10 @@ export function readCredentials(header: string | undefined): PresentedCredential
   return { kind: 'malformed' };
 }
 
-/** A key for counting by credentials without keeping them (the rate limit, sockets per token): a hash of the header. */
-export function credentialsKey(authorization: string): string {
-  return hash('sha256', authorization.trim(), 'hex').slice(0, 32);
+/**
+ * A key for counting by an own token without keeping it (the rate limit, sockets per token): a hash of the
+ * token as read, so that every spelling of one header (`bearer`, spaces, Basic) is one key.
+ */
+export function ownTokenKey(token: string): string {
+  return hash('sha256', token, 'hex').slice(0, 32);
 }

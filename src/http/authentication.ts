@@ -9,6 +9,8 @@ export type RequestAuthentication = {
   of(request: FastifyRequest): Promise<Authentication>;
   /** The request's authentication if it has been settled (for the log line, which never asks). */
   known(request: FastifyRequest): Authentication | undefined;
+  /** Whether asking would call the platform's session webhook (a session cookie not remembered): see src/http/rate-limit.ts. */
+  asksPlatform(request: FastifyRequest): boolean;
 };
 
 export function authenticationPerRequest(authenticator: Authenticator): RequestAuthentication {
@@ -27,5 +29,6 @@ export function authenticationPerRequest(authenticator: Authenticator): RequestA
       return authentication;
     },
     known: (request) => settled.get(request),
+    asksPlatform: (request) => !asked.has(request) && authenticator.asksPlatform(request.headers),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { credentialsKey, readCredentials } from '../../src/auth/credentials.ts';
+import { ownTokenKey, readCredentials } from '../../src/auth/credentials.ts';
 
 // How a token is read from an Authorization header (docs/contract.md, Who may do what).
 
@@ -32,12 +32,12 @@ describe('readCredentials', () => {
   });
 });
 
-describe('credentialsKey', () => {
-  it('is a fixed-length hash that never holds the credential, the same for the same header', () => {
-    const key = credentialsKey('Bearer lgw_secret-token');
+describe('ownTokenKey', () => {
+  it('is a fixed-length hash that never holds the token, the same for the same token', () => {
+    const key = ownTokenKey('lgw_secret-token');
     expect(key).toMatch(/^[0-9a-f]{32}$/);
     expect(key).not.toContain('secret');
-    expect(credentialsKey(' Bearer lgw_secret-token ')).toBe(key);
-    expect(credentialsKey('Bearer lgw_other-token')).not.toBe(key);
+    expect(ownTokenKey('lgw_secret-token')).toBe(key);
+    expect(ownTokenKey('lgw_other-token')).not.toBe(key);
   });
 });

@@ -100,14 +100,25 @@ describe('stoppable', () => {
 });
 
 describe('ConnectionsPerCaller', () => {
-  it('lets each credential hold up to its max, and one more once one is released', () => {
-    const sockets = new ConnectionsPerCaller(2);
-    expect([sockets.take('a'), sockets.take('a'), sockets.take('a'), sockets.take('b')]).toEqual([true, true, false, true]);
-    sockets.release('a');
-    expect(sockets.take('a')).toBe(true);
-    sockets.release('b');
-    sockets.release('b');
-    expect([sockets.take('b'), sockets.take('b'), sockets.take('b')]).toEqual([true, true, false]);
+  it('lets each caller hold up to its max, and one more once one ends; a slot ended twice gives back one', () => {
+    const callers = new ConnectionsPerCaller(2);
+    const [a1, a2, a3, b1] = [callers.slot(), callers.slot(), callers.slot(), callers.slot()];
+    expect([a1.take('a'), a2.take('a'), a3.take('a'), b1.take('b')]).toEqual([true, true, false, true]);
+    a1.end();
+    expect(a3.take('a')).toBe(true);
+    b1.end();
+    b1.end();
+    const bs = [callers.slot(), callers.slot(), callers.slot()];
+    expect(bs.map((slot) => slot.take('b'))).toEqual([true, true, false]);
+  });
+
+  it('a slot ended before its caller is known takes nothing', () => {
+    const callers = new ConnectionsPerCaller(1);
+    const gone = callers.slot();
+    gone.end();
+    expect(gone.take('a')).toBe(true);
+    expect(gone.ended).toBe(true);
+    expect(callers.slot().take('a')).toBe(true);
   });
 });
 

@@ -1,23 +1,59 @@
 // How many subscription connections (sockets and event streams together) each caller holds open on this
 // instance (SUBSCRIPTION_CONNECTIONS_PER_TOKEN), counted by its caller key (src/auth/authenticator.ts): a
-// token's hash, or its user for a JWT or a session; never a token.
+// token's hash, a user, or an IP for the anonymous; never a token.
+
+import type { Viewer } from '../../auth/viewer.ts';
+
+/** What a connection counts against: its caller, or its IP when anonymous (docs/contract.md, What a caller is). */
+export function countedAs(viewer: Viewer, callerKey: string | undefined, ip: string): string | undefined {
+  if (viewer.kind === 'user') return callerKey;
+  return viewer.kind === 'anonymous' ? `ip:${ip}` : undefined;
+}
+
+/**
+ * One connection's hold on a slot: made when the connection opens, before it is authenticated, and ended
+ * by its close listener, so that however early the connection ends its slot is given back, or never taken.
+ */
+export type Slot = {
+  /** Takes a slot of `key` for this connection: false when `key` already holds the most. Takes nothing once ended. */
+  take(key: string): boolean;
+  /** Whether the connection has ended (its slot, if it took one, given back). */
+  readonly ended: boolean;
+  /** Gives the slot back; called again, does nothing. */
+  end(): void;
+};
 
 export class ConnectionsPerCaller {
   private readonly held = new Map<string, number>();
 
   constructor(private readonly max: number) {}
 
-  /** Takes one for `key`; false when it already holds `max`. */
-  take(key: string): boolean {
-    const held = this.held.get(key) ?? 0;
-    if (held >= this.max) return false;
-    this.held.set(key, held + 1);
-    return true;
-  }
-
-  release(key: string): void {
-    const held = (this.held.get(key) ?? 1) - 1;
-    if (held <= 0) this.held.delete(key);
-    else this.held.set(key, held);
+  /** A slot for a connection that has just opened (see Slot). */
+  slot(): Slot {
+    const counts = this.held;
+    const max = this.max;
+    let key: string | undefined;
+    let ended = false;
+    return {
+      take(wanted) {
+        if (ended || key !== undefined) return true;
+        const count = counts.get(wanted) ?? 0;
+        if (count >= max) return false;
+        counts.set(wanted, count + 1);
+        key = wanted;
+        return true;
+      },
+      get ended() {
+        return ended;
+      },
+      end() {
+        ended = true;
+        if (key === undefined) return;
+        const count = (counts.get(key) ?? 1) - 1;
+        if (count <= 0) counts.delete(key);
+        else counts.set(key, count);
+        key = undefined;
+      },
+    };
   }
 }

@@ -13,6 +13,7 @@ import { RETRY_AFTER_SECONDS } from '../../http/errors.ts';
 import type { EventStreamIds, GraphQLContext } from '../../modules/context.ts';
 import { refuseAsCsrf, refusedAsCsrfOnStream } from '../csrf.ts';
 import { stoppable } from './iterators.ts';
+import { countedAs } from './per-caller.ts';
 import { SETUP_GRACE_MS, whenLapsed, type SubscribePayload, type SubscriptionService } from './service.ts';
 
 // Live lessons over Server-Sent Events (docs/contract.md, Live lessons): graphql-sse's protocol in its
@@ -159,6 +160,11 @@ export function createServerSentEvents(
     if (refusedAsCsrfOnStream(request, corsOrigins)) return refuseAsCsrf(reply);
     const fields = operationFields(request);
     if ('refused' in fields) return refuse(reply, fields.refused.status, badRequest(fields.refused.message));
+    // Listened for before the awaited authentication (and the client may have gone during the rate limit's):
+    // a client gone meanwhile takes no slot, and opens no stream.
+    const slot = service.callers.slot();
+    const closed = reply.raw.closed ? Promise.resolve() : new Promise<void>((resolve) => reply.raw.once('close', resolve));
+    void closed.then(() => slot.end());
     let known: Authentication;
     try {
       known = await authentication.of(request);
@@ -177,11 +183,10 @@ export function createServerSentEvents(
     // Asked for as the drain began (src/http/drain.ts): its connection is ended, so that the client reconnects.
     if (closing) return endUnanswered(request, reply);
     if (viewer.kind === 'unavailable') return tryLater(reply);
-    const counted = viewer.kind === 'user' ? callerKey : undefined;
-    if (counted && !service.callers.take(counted))
-      return refuse(reply, 429, rateLimited('Too many subscription connections for this caller'));
+    const key = countedAs(viewer, callerKey, request.ip);
+    if (key && !slot.take(key)) return refuse(reply, 429, rateLimited('Too many subscription connections for this caller'));
+    if (slot.ended) return reply;
 
-    const closed = new Promise<void>((resolve) => reply.raw.once('close', resolve));
     const lastEventId = [request.headers['last-event-id']].flat().join(', ');
     const ids = { lastEventId: lastEventId.trim() === '' ? undefined : lastEventId, eventId: undefined };
     const stream: Stream = { viewer, expiresAt, reply, fields, closed, gone: false, unwritten: 0, ids };
@@ -190,7 +195,6 @@ export function createServerSentEvents(
     void closed.then(() => {
       stream.gone = true;
       open.delete(stream);
-      if (counted) service.callers.release(counted);
       // An event waiting to be written never will be.
       stream.unwritten = 0;
       stream.written?.();

@@ -1,23 +1,25 @@
-import type { FastifyInstance } from 'fastify';
-import fastifyWebsocket, { type WebsocketHandler } from '@fastify/websocket';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fastifyWebsocket, { type WebSocket, type WebsocketHandler } from '@fastify/websocket';
 import type { ExecutionArgs, ExecutionResult } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import { makeHandler } from 'graphql-ws/use/@fastify/websocket';
 import type { Authenticator } from '../../auth/authenticator.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import type { Config } from '../../config.ts';
-import { badRequest } from '../../core/errors.ts';
+import { badRequest, rateLimited } from '../../core/errors.ts';
 import { rethrowUnavailable } from '../../db/errors.ts';
 import { subscriptionCredentials } from '../../http/ambient-credentials.ts';
 import { spreadOver } from '../../http/drain.ts';
 import type { Tracing } from '../../telemetry/tracing.ts';
+import { countedAs, type ConnectionsPerCaller, type Slot } from './per-caller.ts';
 import { SETUP_GRACE_MS, whenLapsed, type SubscriptionService } from './service.ts';
 
 // Live lessons over WebSocket (docs/contract.md, Live lessons): graphql-ws's graphql-transport-ws protocol
 // on the HTTP server's own port and path, its upgrade routed by Fastify like any request. What a
 // subscription is (documents, limits, caps per caller, log lines) is the service's (service.ts).
 
-type ConnectionExtra = { viewer?: Viewer; callerKey?: string; stopLapse?: () => void };
+/** `countedAs`: what the socket's slot and its subscribe messages count against (its caller, or its IP). */
+type ConnectionExtra = { viewer?: Viewer; countedAs?: string; stopLapse?: () => void };
 
 export type WebSocketOptions = {
   service: SubscriptionService;
@@ -53,6 +55,29 @@ const authorizationOf = (payload: unknown): string | undefined => {
 };
 
 /**
+ * Each socket's slot of its caller (per-caller.ts): made at its upgrade, given back by the first listener of
+ * its close, whenever that comes (while connection_init is being authenticated included).
+ */
+function socketSlots(callers: ConnectionsPerCaller) {
+  const slots = new WeakMap<WebSocket, Slot>();
+  return {
+    open(socket: WebSocket): void {
+      const slot = callers.slot();
+      slots.set(socket, slot);
+      socket.once('close', () => slot.end());
+    },
+    of: (socket: WebSocket): Slot => slots.get(socket)!,
+  };
+}
+
+/** Each subscribe counts as a request against its socket's caller (src/http/rate-limit.ts): the error past the limit. */
+async function overRateLimit(app: FastifyInstance, extra: ConnectionExtra & { request: FastifyRequest }) {
+  if (!extra.countedAs) return undefined;
+  const { exceeded, retryAfterSeconds } = await app.countAgainstLimit(extra.request, extra.countedAs);
+  return exceeded ? [rateLimited(`Too many requests, retry in ${retryAfterSeconds} seconds`)] : undefined;
+}
+
+/**
  * Registers the WebSocket plugin and returns the handler for the /graphql route's upgrades
  * (src/graphql/route.ts), and how many sockets are open.
  */
@@ -74,6 +99,7 @@ export async function registerWebSocketSubscriptions(
     },
   });
 
+  const slots = socketSlots(service.callers);
   const handleSocket = makeHandler<Record<string, unknown> | undefined, ConnectionExtra>(
     {
       connectionInitWaitTimeout: config.subscriptionInitTimeoutMs,
@@ -94,23 +120,22 @@ export async function registerWebSocketSubscriptions(
           socket.close(TRY_AGAIN_LATER, 'The identity provider is unavailable, try again later');
           return false;
         }
-        if (viewer.kind === 'user' && callerKey) {
-          if (!service.callers.take(callerKey)) {
-            socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this token');
-            return false;
-          }
-          ctx.extra.callerKey = callerKey;
+        // The socket's slot was made at its upgrade: if it closed while this was authenticated, nothing is taken.
+        const key = countedAs(viewer, callerKey, request.ip);
+        if (key && !slots.of(socket).take(key)) {
+          socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this caller');
+          return false;
         }
+        ctx.extra.countedAs = key;
         // A JWT's socket ends when the JWT does.
         if (expiresAt) ctx.extra.stopLapse = whenLapsed(expiresAt, () => socket.close(CloseCode.Forbidden, 'The token has expired'));
         ctx.extra.viewer = viewer;
         return true;
       },
-      onDisconnect: (ctx) => {
-        ctx.extra.stopLapse?.();
-        if (ctx.extra.callerKey) service.callers.release(ctx.extra.callerKey);
-      },
-      onSubscribe: (ctx, _id, payload) => {
+      onDisconnect: (ctx) => ctx.extra.stopLapse?.(),
+      onSubscribe: async (ctx, _id, payload) => {
+        const limited = await overRateLimit(app, ctx.extra);
+        if (limited) return limited;
         if (Object.keys(ctx.subscriptions).length > config.subscriptionsPerConnection)
           return [badRequest('Too many subscriptions on this connection')];
         return service.prepare(payload, ctx.extra.viewer ?? { kind: 'anonymous' }, 'WebSocket');
@@ -124,6 +149,7 @@ export async function registerWebSocketSubscriptions(
     config.subscriptionKeepAliveMs,
   );
   const handler: WebsocketHandler = function handleUpgraded(this: FastifyInstance, socket, request) {
+    slots.open(socket);
     const handled = handleSocket.call(this, socket, request);
     // An 'error' on an open socket is the client's doing (a message over MAX_MESSAGE_BYTES, a bad frame):
     // `ws` closes the socket itself (1009, 1002). Logged as that, not as the internal error the two
