@@ -119,6 +119,11 @@ const settings = {
   subscriptionsPerConnection: setting('SUBSCRIPTIONS_PER_CONNECTION', count(1, 10_000).default(20)),
   /** A ping is sent on each WebSocket this often (a dead peer is closed when it does not answer). */
   subscriptionKeepAliveMs: setting('SUBSCRIPTION_KEEP_ALIVE', duration.default(15_000)),
+  /** Bytes that may wait to be sent to one WebSocket; past it the socket is closed (1008) and dropped (src/graphql/subscriptions/socket.ts). */
+  subscriptionSendBufferBytes: setting(
+    'SUBSCRIPTION_SEND_BUFFER',
+    sizeInBytes.refine((bytes) => bytes >= 64 * 1024, 'must be at least 64kb (the largest message a pong may echo)').default(1024 * 1024),
+  ),
   /** A WebSocket must send connection_init within this, else it is closed (4408). */
   subscriptionInitTimeoutMs: setting('SUBSCRIPTION_INIT_TIMEOUT', duration.default(10_000)),
   /** How long an instance remembers a token it verified (evicted at once when it changes; src/auth/token-cache.ts); 0: not at all. */
