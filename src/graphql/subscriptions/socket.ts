@@ -107,10 +107,31 @@ function keepAliveOf(socket: WebSocket, intervalMs: number): NodeJS.Timeout {
   }, intervalMs);
 }
 
-/** The socket's messages as graphql-ws is handed them. */
+/** A subscribe message graphql-ws is handling: whether its client has completed it, and the subscribe that waits for its end. */
+type Handling = { completed: boolean; next?: string };
+
+/** The type and id of a message, when it has them (graphql-ws parses and checks it again). */
+function peek(data: string): { type?: unknown; id?: unknown } {
+  try {
+    const message: unknown = JSON.parse(data);
+    return message && typeof message === 'object' ? message : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The socket's messages as graphql-ws is handed them. graphql-ws forgets an id at its client's `complete`
+ * while that subscription may still be being set up, and then lets the id run twice, one of them out of
+ * the client's reach. Here a subscribe for an id is handed over only once graphql-ws is done with the
+ * previous one of that id: a client's complete makes the next one wait for that end (a second subscribe
+ * while one waits, or any while the id runs, is the protocol's 4409), a complete drops one that waits.
+ */
 function subscriptionIds(socket: WebSocket, log: FastifyBaseLogger) {
   let handle: ((data: string) => Promise<void>) | undefined;
   let failed = false;
+  let open = true;
+  const handling = new Map<string, Handling>();
   const deliver = (data: string): Promise<void> =>
     handle!(data).catch((error: unknown) => {
       // graphql-ws throws for a message a client must not send (`next`, `error`…): closed as it would be.
@@ -118,12 +139,39 @@ function subscriptionIds(socket: WebSocket, log: FastifyBaseLogger) {
       failed = true;
       socket.close(CloseCode.InternalServerError, 'Internal server error');
     });
+  const start = (id: string, data: string) => {
+    const entry: Handling = { completed: false };
+    handling.set(id, entry);
+    void deliver(data).finally(() => {
+      handling.delete(id);
+      if (entry.next !== undefined && open) start(id, entry.next);
+    });
+  };
+  const onData = (raw: Buffer) => {
+    const data = String(raw);
+    const { type, id } = peek(data);
+    const entry = typeof id === 'string' ? handling.get(id) : undefined;
+    if (type === 'subscribe' && typeof id === 'string') {
+      if (!entry) return start(id, data);
+      if (!entry.completed || entry.next !== undefined)
+        return socket.close(CloseCode.SubscriberAlreadyExists, `Subscriber for ${id} already exists`);
+      entry.next = data;
+      return;
+    }
+    if (type === 'complete' && entry) {
+      if (entry.next !== undefined) return void (entry.next = undefined);
+      entry.completed = true;
+    }
+    void deliver(data);
+  };
   return {
     onMessage(cb: (data: string) => Promise<void>) {
       handle = cb;
-      socket.on('message', (data: Buffer) => void deliver(String(data)));
+      socket.on('message', onData);
     },
-    running: () => 0,
-    closed: () => {},
+    running: () => handling.size,
+    closed: () => {
+      open = false;
+    },
   };
 }

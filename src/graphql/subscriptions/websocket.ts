@@ -108,8 +108,8 @@ export async function registerWebSocketSubscriptions(
       if (ctx.extra.callerKey) service.callers.release(ctx.extra.callerKey);
     },
     onSubscribe: (ctx, _id, payload) => {
-      if (Object.keys(ctx.subscriptions).length > config.subscriptionsPerConnection)
-        return [badRequest('Too many subscriptions on this connection')];
+      // What graphql-ws still handles, those their client has completed included (src/graphql/subscriptions/socket.ts).
+      if (ctx.extra.running() > config.subscriptionsPerConnection) return [badRequest('Too many subscriptions on this connection')];
       return service.prepare(payload, ctx.extra.viewer ?? { kind: 'anonymous' }, 'WebSocket');
     },
     // graphql-ws hands over the awaited result of graphql-js's subscribe().
