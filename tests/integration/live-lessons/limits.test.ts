@@ -95,6 +95,11 @@ describe('WebSocket limits', () => {
       await waitFor(() => started() >= before + 2, `round ${round}: both set up`);
       complete(`x${round}`);
     }
+    // And one id subscribed and completed 500 times over, as fast as the socket carries it.
+    for (let round = 0; round < 500; round += 1) {
+      subscribe('y');
+      complete('y');
+    }
     subscribe('probe');
     await waitFor(() => gateway.logs().some((line) => line.msg === 'subscription started' && line.subscription === 'probe'), 'the probe');
     const running = async () => total(await scrape(metricsUrl), 'graphql_subscriptions');
