@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { CloseCode, type Server } from 'graphql-ws';
+import { CloseCode, makeServer, type Server, type ServerOptions } from 'graphql-ws';
 import type { WebSocket } from 'ws';
 
 // graphql-ws's server on one `ws` socket (what graphql-ws/use/@fastify/websocket does), with the bounds of
@@ -34,10 +34,22 @@ export type SocketExtra = {
 };
 
 /**
+ * graphql-ws's server with `options`, and the function that serves it on each upgraded socket until it
+ * closes: `extra` becomes that connection's `ctx.extra` (with `socket` and `running` set here).
+ */
+export function makeSocketHandler<P extends Record<string, unknown> | undefined, E extends SocketExtra>(
+  options: ServerOptions<P, E>,
+  limits: SocketLimits,
+): (socket: WebSocket, extra: Omit<E, keyof SocketExtra>, log: FastifyBaseLogger) => void {
+  const server = makeServer<P, E>(options);
+  return (socket, extra, log) => serveSocket(server, socket, extra, limits, log);
+}
+
+/**
  * Serves graphql-ws's protocol on `socket` until it closes. `extra` becomes the connection's `ctx.extra`
  * (with `socket` and `running` set here).
  */
-export function serveSocket<E extends SocketExtra>(
+function serveSocket<E extends SocketExtra>(
   server: Server<E>,
   socket: WebSocket,
   extra: Omit<E, keyof SocketExtra>,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyWebsocket, { type WebsocketHandler } from '@fastify/websocket';
 import type { ExecutionArgs, ExecutionResult } from 'graphql';
-import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
+import { CloseCode, handleProtocols } from 'graphql-ws';
 import type { Authenticator } from '../../auth/authenticator.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import type { Config } from '../../config.ts';
@@ -10,7 +10,7 @@ import { rethrowUnavailable } from '../../db/errors.ts';
 import { originTrusted } from '../../http/authentication.ts';
 import type { Tracing } from '../../telemetry/tracing.ts';
 import { SETUP_GRACE_MS, whenLapsed, type SubscriptionService } from './service.ts';
-import { serveSocket, type SocketExtra } from './socket.ts';
+import { makeSocketHandler, type SocketExtra } from './socket.ts';
 
 // Live lessons over WebSocket (docs/contract.md, Live lessons): graphql-ws's graphql-transport-ws protocol
 // on the HTTP server's own port and path, its upgrade routed by Fastify like any request. What a
@@ -70,61 +70,63 @@ export async function registerWebSocketSubscriptions(
     },
   });
 
-  const server = makeServer<Record<string, unknown> | undefined, ConnectionExtra>({
-    connectionInitWaitTimeout: config.subscriptionInitTimeoutMs,
-    subscribe: service.subscribe,
-    onConnect: async (ctx) => {
-      // The identity is settled here: the payload's authorization, else the upgrade's, else its cookies,
-      // when its Origin may use them (docs/identity.md, WebSocket).
-      const { request, socket } = ctx.extra;
-      const sources = {
-        authorization: authorizationOf(ctx.connectionParams, request.headers.authorization),
-        cookie: request.headers.cookie,
-      };
-      const authenticate = () => authenticator.authenticate(sources, { cookies: originTrusted(request, corsOrigins) });
-      const { viewer, callerKey, expiresAt } = await (
-        tracing ? tracing.span('graphql-ws connection_init', authenticate) : authenticate()
-      ).catch(rethrowUnavailable);
-      // A presented but wrong credential: 4403, as graphql-ws closes a refused connection.
-      if (viewer.kind === 'invalid') return false;
-      if (viewer.kind === 'unavailable') {
-        socket.close(TRY_AGAIN_LATER, 'The identity provider is unavailable, try again later');
-        return false;
-      }
-      if (viewer.kind === 'user' && callerKey) {
-        if (!service.callers.take(callerKey)) {
-          socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this token');
+  const handleSocket = makeSocketHandler<Record<string, unknown> | undefined, ConnectionExtra>(
+    {
+      connectionInitWaitTimeout: config.subscriptionInitTimeoutMs,
+      subscribe: service.subscribe,
+      onConnect: async (ctx) => {
+        // The identity is settled here: the payload's authorization, else the upgrade's, else its cookies,
+        // when its Origin may use them (docs/identity.md, WebSocket).
+        const { request, socket } = ctx.extra;
+        const sources = {
+          authorization: authorizationOf(ctx.connectionParams, request.headers.authorization),
+          cookie: request.headers.cookie,
+        };
+        const authenticate = () => authenticator.authenticate(sources, { cookies: originTrusted(request, corsOrigins) });
+        const { viewer, callerKey, expiresAt } = await (
+          tracing ? tracing.span('graphql-ws connection_init', authenticate) : authenticate()
+        ).catch(rethrowUnavailable);
+        // A presented but wrong credential: 4403, as graphql-ws closes a refused connection.
+        if (viewer.kind === 'invalid') return false;
+        if (viewer.kind === 'unavailable') {
+          socket.close(TRY_AGAIN_LATER, 'The identity provider is unavailable, try again later');
           return false;
         }
-        ctx.extra.callerKey = callerKey;
-      }
-      // A JWT's socket ends when the JWT does.
-      if (expiresAt) ctx.extra.stopLapse = whenLapsed(expiresAt, () => socket.close(CloseCode.Forbidden, 'The token has expired'));
-      ctx.extra.viewer = viewer;
-      return true;
+        if (viewer.kind === 'user' && callerKey) {
+          if (!service.callers.take(callerKey)) {
+            socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this token');
+            return false;
+          }
+          ctx.extra.callerKey = callerKey;
+        }
+        // A JWT's socket ends when the JWT does.
+        if (expiresAt) ctx.extra.stopLapse = whenLapsed(expiresAt, () => socket.close(CloseCode.Forbidden, 'The token has expired'));
+        ctx.extra.viewer = viewer;
+        return true;
+      },
+      onDisconnect: (ctx) => {
+        ctx.extra.stopLapse?.();
+        if (ctx.extra.callerKey) service.callers.release(ctx.extra.callerKey);
+      },
+      onSubscribe: (ctx, _id, payload) => {
+        // What graphql-ws still handles, those their client has completed included (src/graphql/subscriptions/socket.ts).
+        if (ctx.extra.running() > config.subscriptionsPerConnection) return [badRequest('Too many subscriptions on this connection')];
+        return service.prepare(payload, ctx.extra.viewer ?? { kind: 'anonymous' }, 'WebSocket');
+      },
+      // graphql-ws hands over the awaited result of graphql-js's subscribe().
+      onOperation: (ctx, id, _payload, args: ExecutionArgs, result) =>
+        service.started(id, args, ctx.extra.viewer, result as AsyncIterableIterator<ExecutionResult> | ExecutionResult),
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: service.format(result.errors) } : undefined),
+      onError: (_ctx, _id, _payload, errors) => service.format(errors),
     },
-    onDisconnect: (ctx) => {
-      ctx.extra.stopLapse?.();
-      if (ctx.extra.callerKey) service.callers.release(ctx.extra.callerKey);
-    },
-    onSubscribe: (ctx, _id, payload) => {
-      // What graphql-ws still handles, those their client has completed included (src/graphql/subscriptions/socket.ts).
-      if (ctx.extra.running() > config.subscriptionsPerConnection) return [badRequest('Too many subscriptions on this connection')];
-      return service.prepare(payload, ctx.extra.viewer ?? { kind: 'anonymous' }, 'WebSocket');
-    },
-    // graphql-ws hands over the awaited result of graphql-js's subscribe().
-    onOperation: (ctx, id, _payload, args: ExecutionArgs, result) =>
-      service.started(id, args, ctx.extra.viewer, result as AsyncIterableIterator<ExecutionResult> | ExecutionResult),
-    onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: service.format(result.errors) } : undefined),
-    onError: (_ctx, _id, _payload, errors) => service.format(errors),
-  });
-  const limits = { keepAliveMs: config.subscriptionKeepAliveMs, sendBufferBytes: config.subscriptionSendBufferBytes };
+    { keepAliveMs: config.subscriptionKeepAliveMs, sendBufferBytes: config.subscriptionSendBufferBytes },
+  );
   const handler: WebsocketHandler = function handleUpgraded(socket, request) {
     // An 'error' on an open socket is the client's doing (a message over MAX_MESSAGE_BYTES, a bad frame):
     // `ws` closes the socket itself (1009, 1002). Logged as that, not as an internal error.
     socket.removeAllListeners('error');
     socket.on('error', (error) => request.log.info({ reason: error.message }, 'websocket closed: the client broke the protocol'));
-    serveSocket(server, socket, { request }, limits, request.log);
+    handleSocket(socket, { request }, request.log);
   };
   return { handler, connections: () => app.websocketServer.clients.size };
 }
