@@ -168,6 +168,11 @@ const settings = {
   subscriptionKeepAliveMs: setting('SUBSCRIPTION_KEEP_ALIVE', duration.default(15_000)),
   /** How long lesson events stay stored, to be replayed (`after`): older ones are deleted within a minute (docs/operations.md, Live lessons). */
   lessonEventsRetentionMs: setting('LESSON_EVENTS_RETENTION', retention.default(7 * 86_400_000)),
+  /** Bytes that may wait to be sent to one WebSocket; past it the socket is closed (1008) and dropped (src/graphql/subscriptions/socket.ts). */
+  subscriptionSendBufferBytes: setting(
+    'SUBSCRIPTION_SEND_BUFFER',
+    sizeInBytes.refine((bytes) => bytes >= 64 * 1024, 'must be at least 64kb (the largest message a pong may echo)').default(1024 * 1024),
+  ),
   /** A WebSocket must send connection_init within this, else it is closed (4408). */
   subscriptionInitTimeoutMs: setting('SUBSCRIPTION_INIT_TIMEOUT', duration.default(10_000)),
   /** How long an instance remembers a token it verified (evicted at once when it changes; src/auth/token-cache.ts); 0: not at all. */

@@ -23,6 +23,15 @@ describe('RATE_LIMIT_REDIS_URL', () => {
   });
 });
 
+describe('SUBSCRIPTION_SEND_BUFFER', () => {
+  it('is 1 MB by default, a size otherwise, and never under 64 KB', () => {
+    expect(loadConfig({}).subscriptionSendBufferBytes).toBe(1024 * 1024);
+    expect(loadConfig({ SUBSCRIPTION_SEND_BUFFER: '256kb' }).subscriptionSendBufferBytes).toBe(256 * 1024);
+    expect(() => loadConfig({ SUBSCRIPTION_SEND_BUFFER: '1kb' })).toThrow(/SUBSCRIPTION_SEND_BUFFER="1kb".*at least 64kb/);
+    expect(() => loadConfig({ SUBSCRIPTION_SEND_BUFFER: 'big' })).toThrow(/SUBSCRIPTION_SEND_BUFFER="big"/);
+  });
+});
+
 describe('METRICS_PORT', () => {
   it('is off when unset, a port otherwise, and never the public port', () => {
     expect(loadConfig({}).metricsPort).toBeUndefined();

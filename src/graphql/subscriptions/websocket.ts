@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyWebsocket, { type WebSocket, type WebsocketHandler } from '@fastify/websocket';
 import type { ExecutionArgs, ExecutionResult } from 'graphql';
-import { CloseCode } from 'graphql-ws';
-import { makeHandler } from 'graphql-ws/use/@fastify/websocket';
+import { CloseCode, handleProtocols } from 'graphql-ws';
 import type { Authenticator } from '../../auth/authenticator.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import type { Config } from '../../config.ts';
@@ -13,13 +12,14 @@ import { spreadOver } from '../../http/drain.ts';
 import type { Tracing } from '../../telemetry/tracing.ts';
 import { countedAs, type ConnectionsPerCaller, type Slot } from './per-caller.ts';
 import { SETUP_GRACE_MS, whenLapsed, type SubscriptionService } from './service.ts';
+import { makeSocketHandler, type SocketExtra } from './socket.ts';
 
 // Live lessons over WebSocket (docs/contract.md, Live lessons): graphql-ws's graphql-transport-ws protocol
 // on the HTTP server's own port and path, its upgrade routed by Fastify like any request. What a
 // subscription is (documents, limits, caps per caller, log lines) is the service's (service.ts).
 
 /** `countedAs`: what the socket's slot and its subscribe messages count against (its caller, or its IP). */
-type ConnectionExtra = { viewer?: Viewer; countedAs?: string; stopLapse?: () => void };
+type ConnectionExtra = SocketExtra & { request: FastifyRequest; viewer?: Viewer; countedAs?: string; stopLapse?: () => void };
 
 export type WebSocketOptions = {
   service: SubscriptionService;
@@ -28,7 +28,11 @@ export type WebSocketOptions = {
   corsOrigins: readonly string[];
   config: Pick<
     Config,
-    'subscriptionsPerConnection' | 'subscriptionKeepAliveMs' | 'subscriptionInitTimeoutMs' | 'production' | 'shutdownSpreadMs'
+    | 'subscriptionsPerConnection'
+    | 'subscriptionKeepAliveMs'
+    | 'subscriptionInitTimeoutMs'
+    | 'subscriptionSendBufferBytes'
+    | 'shutdownSpreadMs'
   >;
   /** When tracing is on: a span for each connection_init (src/telemetry/). */
   tracing?: Tracing | undefined;
@@ -90,7 +94,8 @@ export async function registerWebSocketSubscriptions(
   // spread over the same time: the HTTP server waits for its sockets. Done before src/http/connections.ts
   // destroys the sockets that never made an HTTP request.
   await app.register(fastifyWebsocket, {
-    options: { maxPayload: MAX_MESSAGE_BYTES },
+    // Pings are answered by src/graphql/subscriptions/socket.ts, under the bound of the socket's send buffer.
+    options: { maxPayload: MAX_MESSAGE_BYTES, autoPong: false, handleProtocols: (protocols) => handleProtocols(protocols) },
     preClose: async function closeSockets(this: FastifyInstance) {
       await service.settled(SETUP_GRACE_MS);
       void spreadOver([...this.websocketServer.clients], config.shutdownSpreadMs, (socket) =>
@@ -100,11 +105,10 @@ export async function registerWebSocketSubscriptions(
   });
 
   const slots = socketSlots(service.callers);
-  const handleSocket = makeHandler<Record<string, unknown> | undefined, ConnectionExtra>(
+  const handleSocket = makeSocketHandler<Record<string, unknown> | undefined, ConnectionExtra>(
     {
       connectionInitWaitTimeout: config.subscriptionInitTimeoutMs,
       subscribe: service.subscribe,
-      isProd: config.production,
       onConnect: async (ctx) => {
         // The identity is settled here: the payload's authorization, else the upgrade's, else its cookies; the
         // upgrade's ambient credentials only when its Origin may use them (docs/identity.md, WebSocket).
@@ -136,8 +140,8 @@ export async function registerWebSocketSubscriptions(
       onSubscribe: async (ctx, _id, payload) => {
         const limited = await overRateLimit(app, ctx.extra);
         if (limited) return limited;
-        if (Object.keys(ctx.subscriptions).length > config.subscriptionsPerConnection)
-          return [badRequest('Too many subscriptions on this connection')];
+        // What graphql-ws still handles, those their client has completed included (src/graphql/subscriptions/socket.ts).
+        if (ctx.extra.running() > config.subscriptionsPerConnection) return [badRequest('Too many subscriptions on this connection')];
         return service.prepare(payload, ctx.extra.viewer ?? { kind: 'anonymous' }, 'WebSocket');
       },
       // graphql-ws hands over the awaited result of graphql-js's subscribe().
@@ -146,17 +150,15 @@ export async function registerWebSocketSubscriptions(
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: service.format(result.errors) } : undefined),
       onError: (_ctx, _id, _payload, errors) => service.format(errors),
     },
-    config.subscriptionKeepAliveMs,
+    { keepAliveMs: config.subscriptionKeepAliveMs, sendBufferBytes: config.subscriptionSendBufferBytes },
   );
-  const handler: WebsocketHandler = function handleUpgraded(this: FastifyInstance, socket, request) {
+  const handler: WebsocketHandler = function handleUpgraded(socket, request) {
     slots.open(socket);
-    const handled = handleSocket.call(this, socket, request);
     // An 'error' on an open socket is the client's doing (a message over MAX_MESSAGE_BYTES, a bad frame):
-    // `ws` closes the socket itself (1009, 1002). Logged as that, not as the internal error the two
-    // libraries' own listeners would report it as.
+    // `ws` closes the socket itself (1009, 1002). Logged as that, not as an internal error.
     socket.removeAllListeners('error');
     socket.on('error', (error) => request.log.info({ reason: error.message }, 'websocket closed: the client broke the protocol'));
-    return handled;
+    handleSocket(socket, { request }, request.log);
   };
   return { handler, connections: () => app.websocketServer.clients.size };
 }

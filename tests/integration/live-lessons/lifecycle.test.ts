@@ -6,8 +6,8 @@ import { ids, tokens, uids } from '../../kit/fixture.ts';
 import { startListeningGateway, waitFor, type ListeningGateway } from '../../kit/live.ts';
 
 // A socket's life (docs/contract.md, Live lessons): the init time limit, keep-alive pings, the message
-// size limit, the rate limit on upgrades, a subscriber that stops reading, and the log lines. The listening
-// connection's failures: tests/system/live-lessons/instances.test.ts.
+// size limit, the send buffer, the rate limit on upgrades, a subscriber that stops reading, and the log
+// lines. The listening connection's failures: tests/system/live-lessons/instances.test.ts.
 
 const PROTOCOL = 'graphql-transport-ws';
 
@@ -15,7 +15,12 @@ let gateway: ListeningGateway;
 const sockets: WebSocket[] = [];
 
 beforeAll(async () => {
-  gateway = await startListeningGateway({ SUBSCRIPTION_INIT_TIMEOUT: '1s', SUBSCRIPTION_KEEP_ALIVE: '1s', RATE_LIMIT_MAX: '40' });
+  gateway = await startListeningGateway({
+    SUBSCRIPTION_INIT_TIMEOUT: '1s',
+    SUBSCRIPTION_KEEP_ALIVE: '1s',
+    SUBSCRIPTION_SEND_BUFFER: '256kb',
+    RATE_LIMIT_MAX: '40',
+  });
   await gateway.reset();
 });
 afterAll(() => gateway?.close());
@@ -39,6 +44,12 @@ async function initialized(socket: WebSocket, token: string): Promise<void> {
 
 const closeCode = async (socket: WebSocket) => ((await once(socket, 'close')) as [number])[0];
 
+/** `promise`, or a failure naming the time limit. */
+const withinMs = <T>(promise: Promise<T>, ms: number): Promise<T> =>
+  Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`nothing within ${ms} ms`)), ms))]);
+
+const logged = (message: string) => gateway.logs().some((line) => line.msg === message);
+
 describe('a socket’s life', () => {
   it('closes a socket that sends no connection_init within SUBSCRIPTION_INIT_TIMEOUT with 4408', async () => {
     const socket = rawSocket();
@@ -60,6 +71,34 @@ describe('a socket’s life', () => {
     const silent = rawSocket({ autoPong: false });
     await initialized(silent, tokens.coteacher);
     expect(await closeCode(silent)).toBe(1006);
+  });
+
+  it('takes only a pong that answers its own ping as life: unrequested pongs keep no socket open', async () => {
+    const socket = rawSocket({ autoPong: false });
+    await initialized(socket, tokens.coteacher);
+    const pongs = setInterval(() => socket.readyState === WebSocket.OPEN && socket.pong(), 200);
+    try {
+      expect(await withinMs(closeCode(socket), 6_000)).toBe(1006);
+    } finally {
+      clearInterval(pongs);
+    }
+  });
+
+  it('closes a socket that does not read once more than SUBSCRIPTION_SEND_BUFFER waits for it: 1008, and it is dropped', async () => {
+    const socket = rawSocket();
+    await initialized(socket, tokens.owner);
+    const closed = closeCode(socket);
+    // Stop reading, and ask for pongs (each echoes its ping's payload) until the server gives up on it.
+    socket.pause();
+    const ping = JSON.stringify({ type: 'ping', payload: { pad: 'p'.repeat(60_000) } });
+    for (let sent = 0; sent < 2_000 && !logged('websocket closed: its send buffer is full'); sent += 1) {
+      await new Promise<void>((resolve, reject) => socket.send(ping, (error) => (error ? reject(error) : resolve())));
+      if (sent % 20 === 19) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(logged('websocket closed: its send buffer is full')).toBe(true);
+    // What was queued, then the close: a client that reads again gets 1008.
+    socket.resume();
+    expect(await withinMs(closed, 6_000)).toBe(1008);
   });
 
   it('closes a socket that sends a message over 64 KB with 1009', async () => {
