@@ -103,12 +103,14 @@ describe('WebSocket limits', () => {
     subscribe('probe');
     await waitFor(() => gateway.logs().some((line) => line.msg === 'subscription started' && line.subscription === 'probe'), 'the probe');
     const running = async () => total(await scrape(metricsUrl), 'graphql_subscriptions');
-    await waitFor(async () => (await running()) === 1, 'only the probe running', 5_000);
+    await waitFor(async () => (await running()) === 1, 'only the probe running', 15_000);
 
-    // An event reaches the probe, and nothing that its client stopped.
+    // An event reaches the probe, and nothing that its client stopped (the next position of its lesson).
     await gateway.database.prisma.$executeRawUnsafe(
-      `SELECT pg_notify('lesson_events', json_build_object('kind', 'LOCKED', 'classroomActivityId', $1::int, 'locked', true,
-         'pinned', false, 'completed', false, 'followUpUrl', NULL, 'at', '2026-01-01T00:00:00.000Z')::text)`,
+      `SELECT pg_notify('lesson_events', json_build_object('kind', 'LOCKED', 'classroomActivityId', id, 'locked', true,
+         'position', lesson_event_position + 1, 'pinned', false, 'completed', false, 'followUpUrl', NULL,
+         'at', '2026-01-01T00:00:00.000Z')::text)
+       FROM classroom_activities WHERE id = $1::int`,
       ids.classroomActivity,
     );
     await waitFor(() => messages.some((message) => message.type === 'next' && message.id === 'probe'), 'the event');
@@ -120,6 +122,6 @@ describe('WebSocket limits', () => {
     const closed = once(socket, 'close');
     subscribe('probe');
     expect(((await closed) as [number])[0]).toBe(4409);
-    await waitFor(async () => (await running()) === 0, 'no subscription left running', 5_000);
+    await waitFor(async () => (await running()) === 0, 'no subscription left running', 15_000);
   });
 });
