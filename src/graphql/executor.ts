@@ -38,7 +38,6 @@ function hasVariableInLiteral(document: DocumentNode): boolean {
   return found;
 }
 
-/** graphql-jit's function for the operation, else graphql-js (also for a document graphql-jit fails to compile). */
 /**
  * True when the operation asks a subgraph for entities (`_entities`): their list's items fail one by one
  * (null, with the error at the item's path), which graphql-jit gets wrong (docs/decisions.md, Federation).
@@ -50,6 +49,7 @@ function resolvesEntities(document: DocumentNode, operationName: string | undefi
   );
 }
 
+/** graphql-jit's function for the operation, else graphql-js (also for a document graphql-jit fails to compile). */
 function planFor(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): Plan {
   if (hasVariableInLiteral(document) || resolvesEntities(document, operationName)) return byGraphqlJs;
   try {
