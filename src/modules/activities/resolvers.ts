@@ -1,5 +1,5 @@
 import type { Strict } from '../../core/strict.ts';
-import { planOncePerOperation, selectionAt } from '../../core/look-ahead.ts';
+import { planOncePerOperation, selectionAt } from '../look-ahead.ts';
 import type { ActivityClassification } from '../../generated/prisma/client.ts';
 import type {
   ActivityClassificationResolvers,
