@@ -2,7 +2,7 @@ import { requireUser } from '../../auth/guards.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { GraphQLContext } from '../context.ts';
 import type { PublishEditionPayloadMapper } from './mappers.ts';
-import { grantObjective, grantMilestone, PUBLISH_CUSTOMIZED_LESSON } from './service.ts';
+import { grantObjective, grantMilestone, PUBLISH_CUSTOMIZED_LESSON } from './grants.ts';
 
 // What a signed-in user can do with milestones, for GraphQL and the REST shim alike.
 
