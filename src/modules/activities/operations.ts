@@ -9,7 +9,7 @@ import type { GraphQLContext } from '../context.ts';
 import { parseActivityChanges, parseNewActivity, type ActivityFields } from './input.ts';
 import { activityById, activityByUid } from './loaders.ts';
 import type { ActivityMapper } from './mappers.ts';
-import { findActivity, pageOfActivities, uidsAndFlags, type PageArgs } from './reads.ts';
+import { findActivity, pageOfActivities, uidsAndFlags, type PageArgs } from './read.ts';
 
 // What can be done with activities, for GraphQL and the REST shim alike: anyone reads them (a wrong token
 // is still 401), staff write them. Each write settles access (404, 401, 403) before it reads its input.

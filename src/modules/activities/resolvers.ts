@@ -11,7 +11,7 @@ import type {
 import { activityById, classificationById } from './loaders.ts';
 import type { ActivityConnectionMapper, ActivityFlagMapper, ActivityMapper } from './mappers.ts';
 import * as activities from './operations.ts';
-import { activityCursor } from './reads.ts';
+import { activityCursor } from './read.ts';
 
 /** Whether the operation asks for a page's totalCount (counted in the page's own statement then). */
 const countsTotal = planOncePerOperation((info) => selectionAt(info).has('totalCount'));
