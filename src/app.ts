@@ -34,7 +34,7 @@ import { PublicCache } from './http/public-cache.ts';
 import type { RateLimitStore } from './http/rate-limit.ts';
 import { listenForScrapes, type MetricsListener } from './metrics/listener.ts';
 import { createMetrics } from './metrics/metrics.ts';
-import { MAX_UID_LENGTH } from './modules/activities/input.ts';
+import { MAX_UID_LENGTH } from './modules/activities/activity.input.ts';
 import { listenForLessonEvents } from './modules/classroom-activities/lesson-events.ts';
 import { playgroundRoutes } from './playground/plugin.ts';
 import { restRoutes } from './rest/plugin.ts';

@@ -6,7 +6,7 @@ import { parseNumericId } from '../../core/validation.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
 import { Prisma, type Activity } from '../../generated/prisma/client.ts';
 import type { GraphQLContext } from '../context.ts';
-import { parseActivityChanges, parseNewActivity, type ActivityFields } from './input.ts';
+import { parseActivityChanges, parseNewActivity, type ActivityFields } from './activity.input.ts';
 import { activityById, activityByUid } from './loaders.ts';
 import type { ActivityMapper } from './mappers.ts';
 import { findActivity, pageOfActivities, uidsAndFlags, type PageArgs } from './read.ts';
