@@ -14,7 +14,7 @@ export type ModuleSettings = {
   lessonEvents: EventHub;
 };
 
-export type GraphQLContext = {
+export type RequestContext = {
   db: Db;
   /** Driver-level reads for the hot paths (src/db/client.ts, SqlRead). */
   read: SqlRead;
@@ -28,3 +28,6 @@ export type GraphQLContext = {
    */
   readsClassroomActivity?: (id: number) => void;
 };
+
+/** @deprecated The old name of RequestContext, kept while the files that use it are being changed elsewhere. */
+export type GraphQLContext = RequestContext;
