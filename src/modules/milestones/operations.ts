@@ -1,4 +1,4 @@
-import { requireUser } from '../../auth/guards.ts';
+import { assertAccess } from '../../auth/access.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { RequestContext } from '../context.ts';
 import type { PublishEditionPayloadMapper } from './mappers.ts';
@@ -8,7 +8,7 @@ import { grantObjective, grantMilestone, PUBLISH_CUSTOMIZED_LESSON } from './gra
 
 /** POST /published_edition: the user published a customized lesson edition (once, however often it is said). */
 export async function publishEdition(ctx: RequestContext): Promise<PublishEditionPayloadMapper> {
-  const user = requireUser(ctx.viewer);
+  const user = assertAccess(ctx.viewer, 'edition.publish');
   await inTransaction(ctx.db, async (tx) => {
     await grantObjective(tx, user.id, PUBLISH_CUSTOMIZED_LESSON);
     await grantMilestone(tx, user.id, PUBLISH_CUSTOMIZED_LESSON);

@@ -1,25 +1,20 @@
-import { allowAnonymous, requireUser } from '../../auth/guards.ts';
-import { forbidden } from '../../core/errors.ts';
+import { assertAccess } from '../../auth/access.ts';
 import type { Milestone, Objective, User } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../context.ts';
 import { milestonesByUserId, objectivesByUserId } from './loaders.ts';
 
 // Who is signed in, and what only they may read of themselves.
 
-export const viewer = (ctx: RequestContext): User | null => allowAnonymous(ctx.viewer);
+export const viewer = (ctx: RequestContext): User | null => assertAccess(ctx.viewer, 'viewer.read');
 
 /** A user's milestones and objectives are theirs alone to read. */
-function requireSelf(ctx: RequestContext, user: User): void {
-  if (allowAnonymous(ctx.viewer)?.id !== user.id) throw forbidden("Only the user themself may read this user's milestones and objectives");
-}
-
 export function milestonesOf(ctx: RequestContext, user: User): Promise<Milestone[]> {
-  requireSelf(ctx, user);
+  assertAccess(ctx.viewer, 'user.readProgress', { userId: user.id });
   return milestonesByUserId(ctx).load(user.id);
 }
 
 export function objectivesOf(ctx: RequestContext, user: User): Promise<Objective[]> {
-  requireSelf(ctx, user);
+  assertAccess(ctx.viewer, 'user.readProgress', { userId: user.id });
   return objectivesByUserId(ctx).load(user.id);
 }
 
@@ -28,7 +23,5 @@ export function objectivesOf(ctx: RequestContext, user: User): Promise<Objective
  * the signed-in user's own, no other (FORBIDDEN), and UNAUTHENTICATED when nobody is signed in.
  */
 export function userById(ctx: RequestContext, id: unknown): User {
-  const user = requireUser(ctx.viewer);
-  if (String(id) !== String(user.id)) throw forbidden('Only the user themself may read this user');
-  return user;
+  return assertAccess(ctx.viewer, 'user.read', { userId: id });
 }
