@@ -22,7 +22,7 @@ const config: CodegenConfig = {
         useIndexSignature: false,
         useTypeImports: true,
         enumsAsTypes: true,
-        contextType: './context.ts#GraphQLContext',
+        contextType: './context.ts#RequestContext',
         scalars: {
           ID: { input: 'string', output: 'string | number' },
           DateTime: { input: 'Date', output: 'Date | string' },

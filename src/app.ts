@@ -25,7 +25,7 @@ import { registerWebSocketSubscriptions } from './graphql/subscriptions/websocke
 import { authenticationPerRequest } from './http/authentication.ts';
 import { limitConnections } from './http/connections.ts';
 import type { Lifecycle } from './http/drain.ts';
-import { CatalogueVersion, listenForCatalogueChanges } from './http/catalogue-version.ts';
+import { CatalogueVersion } from './http/catalogue-version.ts';
 import { answerClientError, fromHttpStatus, httpErrorHandler } from './http/errors.ts';
 import { registerHardening } from './http/hardening.ts';
 import { probeRoutes } from './http/probes.ts';
@@ -33,7 +33,8 @@ import { PublicCache } from './http/public-cache.ts';
 import type { RateLimitStore } from './http/rate-limit.ts';
 import { listenForScrapes, type MetricsListener } from './metrics/listener.ts';
 import { createMetrics } from './metrics/metrics.ts';
-import { MAX_UID_LENGTH } from './modules/activities/input.ts';
+import { MAX_UID_LENGTH } from './modules/activities/activity.input.ts';
+import { listenForCatalogueChanges, readCatalogueVersion } from './modules/activities/catalogue-version.ts';
 import { lessonEventHub, listenForLessonEvents, pruneLessonEvents } from './modules/classroom-activities/lesson-events.ts';
 import { playgroundRoutes } from './playground/plugin.ts';
 import { restRoutes } from './rest/plugin.ts';
@@ -157,7 +158,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   const restSchema = buildSchema({ extension: restSchemaExtension });
   // HTTP caching of public reads (docs/operations.md, HTTP caching), unless PUBLIC_CACHE_MAX_AGE is 0: tags
   // from the catalogue's version, which this instance hears move on the database's listening connection.
-  const catalogue = new CatalogueVersion(database.read);
+  const catalogue = new CatalogueVersion(() => readCatalogueVersion(database.read));
   const cache =
     config.publicCacheMaxAgeMs > 0
       ? new PublicCache({

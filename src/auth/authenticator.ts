@@ -49,36 +49,92 @@ const anonymous: Authentication = {
 
 export type Authenticator = ReturnType<typeof createAuthenticator>;
 
-export function createAuthenticator({
-  identity,
-  read,
-  tokenCache,
-  onOutcome = () => {},
-}: {
+type AuthenticatorOptions = {
   identity: Identity;
   read: SqlRead;
   /** Verified tokens and JWTs remembered a moment (src/auth/token-cache.ts). */
   tokenCache: TokenCache;
   /** Told of each authentication's method and outcome (the metrics). */
   onOutcome?: (method: AuthMethod, outcome: AuthOutcome) => void;
-}) {
-  const verifyJwt = identity.jwt && jwtVerifier(identity.jwt);
-  const skewMs = (identity.jwt?.clockSkewSeconds ?? 0) * 1_000;
-  const lapses = (expiresAt: Date) => new Date(expiresAt.getTime() + skewMs);
-  const askSession = identity.session && sessionWebhook(identity.session);
+};
 
-  const outcome = (method: AuthMethod, fromCookie: boolean, result: Omit<Authentication, 'method' | 'fromCookie'>): Authentication => {
+export function createAuthenticator({ identity, read, tokenCache, onOutcome = () => {} }: AuthenticatorOptions) {
+  const outcome: Outcome = (method, fromCookie, result) => {
     const kind = result.viewer.kind;
     onOutcome(method, kind === 'user' ? 'success' : kind === 'invalid' ? 'invalid' : kind === 'unavailable' ? 'unavailable' : 'no_session');
     return { ...result, method, fromCookie };
   };
-  const refused = (reason: string) => ({ viewer: { kind: 'invalid' } as const, callerKey: undefined, expiresAt: undefined, reason });
-  const signedIn = (user: User, expiresAt?: Date) => ({
-    viewer: { kind: 'user', user } as const,
-    callerKey: `user:${user.id}`,
-    expiresAt,
-    reason: undefined,
-  });
+  const { byOwnToken, byJwt, bySession, readsJwts, askSession } = strategies({ identity, read, tokenCache }, outcome);
+
+  /** A session or JWT cookie, as `authenticate` reads it (values as sent). */
+  const credentialCookie = (cookie: string) => {
+    const jar = parseCookie(cookie, { decode: (value) => value });
+    const jwt = identity.jwtCookie === undefined ? undefined : jar[identity.jwtCookie];
+    const session = identity.session && jar[identity.session.cookieName];
+    return { jwt, session };
+  };
+  const presented = (authorization: string | undefined): authorization is string =>
+    authorization !== undefined && authorization.trim() !== '';
+  const readsCookies = identity.jwtCookie !== undefined || identity.session !== undefined;
+
+  return {
+    /** Who is calling, from an HTTP request's headers, or a WebSocket's `connection_init` (`cookies` false: not trusted for its origin). */
+    authenticate({ authorization, cookie }: CredentialSources, { cookies = true }: { cookies?: boolean } = {}): Promise<Authentication> {
+      if (presented(authorization)) {
+        const credentials = readCredentials(authorization);
+        if (credentials.kind !== 'token') return Promise.resolve(outcome('token', false, refused('malformed Authorization header')));
+        if (credentials.scheme === 'bearer' && readsJwts && looksLikeJwt(credentials.token)) return byJwt(credentials.token, false);
+        return byOwnToken(credentials.token);
+      }
+      if (cookies && cookie) {
+        // Values as sent: a session cookie is handed on to the webhook exactly.
+        const { jwt, session } = credentialCookie(cookie);
+        if (jwt) return byJwt(jwt, true);
+        if (session) return bySession(session);
+      }
+      return Promise.resolve(anonymous);
+    },
+    /**
+     * Whether an HTTP request presents a credential `authenticate` would weigh, valid or not, without
+     * verifying it: an answer to such a request is never a public one (docs/operations.md, HTTP caching).
+     */
+    presentsCredential({ authorization, cookie }: CredentialSources): boolean {
+      if (presented(authorization)) return true;
+      if (!cookie || !readsCookies) return false;
+      const { jwt, session } = credentialCookie(cookie);
+      return Boolean(jwt || session);
+    },
+    /**
+     * Whether `authenticate` would ask the platform's session webhook (a session cookie it does not remember):
+     * the rate limit counts that call against the client's IP before it is made (src/http/rate-limit.ts).
+     */
+    asksPlatform({ authorization, cookie }: CredentialSources): boolean {
+      if (presented(authorization) || !cookie || !askSession) return false;
+      const { jwt, session } = credentialCookie(cookie);
+      return !jwt && session !== undefined && session !== '' && !askSession.knows(session);
+    },
+    /** Whether a cookie may carry a credential (AUTH_JWT_COOKIE or AUTH_SESSION_COOKIE set). */
+    readsCookies,
+  };
+}
+
+type Decided = Omit<Authentication, 'method' | 'fromCookie'>;
+type Outcome = (method: AuthMethod, fromCookie: boolean, result: Decided) => Authentication;
+
+const refused = (reason: string): Decided => ({ viewer: { kind: 'invalid' }, callerKey: undefined, expiresAt: undefined, reason });
+const signedIn = (user: User, expiresAt?: Date): Decided => ({
+  viewer: { kind: 'user', user },
+  callerKey: `user:${user.id}`,
+  expiresAt,
+  reason: undefined,
+});
+
+/** Each credential turned into a viewer: the gateway's own token, a JWT, the platform's session. */
+function strategies({ identity, read, tokenCache }: Omit<AuthenticatorOptions, 'onOutcome'>, outcome: Outcome) {
+  const verifyJwt = identity.jwt && jwtVerifier(identity.jwt);
+  const skewMs = (identity.jwt?.clockSkewSeconds ?? 0) * 1_000;
+  const lapses = (expiresAt: Date) => new Date(expiresAt.getTime() + skewMs);
+  const askSession = identity.session && sessionWebhook(identity.session);
 
   const byOwnToken = async (token: string): Promise<Authentication> => {
     const found = await ownTokenUser(read, token, tokenCache);
@@ -115,54 +171,5 @@ export function createAuthenticator({
     return outcome('session', true, signedIn(user));
   };
 
-  /** A session or JWT cookie, as `authenticate` reads it (values as sent). */
-  const credentialCookie = (cookie: string) => {
-    const jar = parseCookie(cookie, { decode: (value) => value });
-    const jwt = identity.jwtCookie === undefined ? undefined : jar[identity.jwtCookie];
-    const session = identity.session && jar[identity.session.cookieName];
-    return { jwt, session };
-  };
-  const presented = (authorization: string | undefined): authorization is string =>
-    authorization !== undefined && authorization.trim() !== '';
-  const readsCookies = identity.jwtCookie !== undefined || identity.session !== undefined;
-
-  return {
-    /** Who is calling, from an HTTP request's headers, or a WebSocket's `connection_init` (`cookies` false: not trusted for its origin). */
-    authenticate({ authorization, cookie }: CredentialSources, { cookies = true }: { cookies?: boolean } = {}): Promise<Authentication> {
-      if (presented(authorization)) {
-        const credentials = readCredentials(authorization);
-        if (credentials.kind !== 'token') return Promise.resolve(outcome('token', false, refused('malformed Authorization header')));
-        if (credentials.scheme === 'bearer' && verifyJwt && looksLikeJwt(credentials.token)) return byJwt(credentials.token, false);
-        return byOwnToken(credentials.token);
-      }
-      if (cookies && cookie) {
-        // Values as sent: a session cookie is handed on to the webhook exactly.
-        const { jwt, session } = credentialCookie(cookie);
-        if (jwt) return byJwt(jwt, true);
-        if (session) return bySession(session);
-      }
-      return Promise.resolve(anonymous);
-    },
-    /**
-     * Whether an HTTP request presents a credential `authenticate` would weigh, valid or not, without
-     * verifying it: an answer to such a request is never a public one (docs/operations.md, HTTP caching).
-     */
-    presentsCredential({ authorization, cookie }: CredentialSources): boolean {
-      if (presented(authorization)) return true;
-      if (!cookie || !readsCookies) return false;
-      const { jwt, session } = credentialCookie(cookie);
-      return Boolean(jwt || session);
-    },
-    /**
-     * Whether `authenticate` would ask the platform's session webhook (a session cookie it does not remember):
-     * the rate limit counts that call against the client's IP before it is made (src/http/rate-limit.ts).
-     */
-    asksPlatform({ authorization, cookie }: CredentialSources): boolean {
-      if (presented(authorization) || !cookie || !askSession) return false;
-      const { jwt, session } = credentialCookie(cookie);
-      return !jwt && session !== undefined && session !== '' && !askSession.knows(session);
-    },
-    /** Whether a cookie may carry a credential (AUTH_JWT_COOKIE or AUTH_SESSION_COOKIE set). */
-    readsCookies,
-  };
+  return { byOwnToken, byJwt, bySession, readsJwts: Boolean(verifyJwt), askSession };
 }

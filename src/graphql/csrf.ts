@@ -5,7 +5,7 @@ import { OperationTypeNode } from 'graphql';
 import { crossSite } from '../auth/viewer.ts';
 import { ambientFromForeignOrigin, mayCarryAmbientCredentials, originTrusted } from '../http/ambient-credentials.ts';
 import type { RequestAuthentication } from '../http/authentication.ts';
-import type { GraphQLContext } from '../modules/context.ts';
+import type { RequestContext } from '../modules/context.ts';
 
 // CSRF prevention on /graphql and /graphql/stream, in place of Apollo's, which refuses the GET queries
 // standard clients send: a GET without credentials a browser adds by itself is served; any other request
@@ -65,7 +65,7 @@ export const refuseAsCsrf = (reply: FastifyReply) => reply.code(400).type('appli
 
 /** Marks the context of a /graphql request that an ambient credential signed in from a foreign Origin (kept by Apollo's copy of it). */
 const fromForeignOrigin = Symbol('ambient credential from a foreign Origin');
-type MarkedContext = GraphQLContext & { [fromForeignOrigin]?: true };
+type MarkedContext = RequestContext & { [fromForeignOrigin]?: true };
 
 /**
  * The ambient-credential rule on /graphql's mutations (src/http/ambient-credentials.ts): a mutation whose
@@ -83,8 +83,8 @@ export function crossSiteMutations(authentication: RequestAuthentication, corsOr
     }),
   };
   const contextFor =
-    (context: (request: FastifyRequest) => Promise<GraphQLContext>) =>
-    async (request: FastifyRequest): Promise<GraphQLContext> => {
+    (context: (request: FastifyRequest) => Promise<RequestContext>) =>
+    async (request: FastifyRequest): Promise<RequestContext> => {
       const contextValue: MarkedContext = await context(request);
       const known = authentication.known(request);
       if (known && ambientFromForeignOrigin(request, known, corsOrigins)) contextValue[fromForeignOrigin] = true;

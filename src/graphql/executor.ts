@@ -43,7 +43,6 @@ function hasLiteralJitGetsWrong(document: DocumentNode): boolean {
   return found;
 }
 
-/** graphql-jit's function for the operation, else graphql-js (also for a document graphql-jit fails to compile). */
 /**
  * True when the operation asks a subgraph for entities (`_entities`): their list's items fail one by one
  * (null, with the error at the item's path), which graphql-jit gets wrong (docs/decisions.md, Federation).
@@ -55,6 +54,7 @@ function resolvesEntities(document: DocumentNode, operationName: string | undefi
   );
 }
 
+/** graphql-jit's function for the operation, else graphql-js (also for a document graphql-jit fails to compile). */
 function planFor(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): Plan {
   if (hasLiteralJitGetsWrong(document) || resolvesEntities(document, operationName)) return byGraphqlJs;
   try {

@@ -13,7 +13,7 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
-import { PAGE_SIZE_LIMIT } from '../modules/activities/reads.ts';
+import { PAGE_SIZE_LIMIT } from '../modules/activities/read.ts';
 
 // The limits every operation meets, over HTTP, WebSocket and from the REST shim alike (SECURITY.md lists
 // them): graphql-armor's validation rules and plugins, the cost rule below, and graphql-js's own token

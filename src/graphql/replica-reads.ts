@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
 import { OperationTypeNode } from 'graphql';
 import type { ReplicaSet } from '../db/replicas.ts';
-import type { GraphQLContext } from '../modules/context.ts';
+import type { RequestContext } from '../modules/context.ts';
 
 // Which server a GraphQL operation reads from (docs/operations.md, Read replicas): a query, over HTTP or a REST
 // GET, on a replica that has what its caller and its answer need; everything else on the primary. After a
@@ -20,7 +20,7 @@ export function replicaReadsPlugin({ replicas, catalogueVersion }: ReplicaReadsO
   const listener: GraphQLRequestListener<BaseContext> = {
     async didResolveOperation({ operation, contextValue }) {
       if (operation?.operation !== OperationTypeNode.QUERY) return;
-      const ctx = contextValue as GraphQLContext;
+      const ctx = contextValue as RequestContext;
       const caller = ctx.viewer.kind === 'user' ? ctx.viewer.user.id : undefined;
       const catalogue = caller === undefined && catalogueVersion ? catalogueVersion() : null;
       const reader = replicas.reader({ caller, catalogue });
@@ -29,7 +29,7 @@ export function replicaReadsPlugin({ replicas, catalogueVersion }: ReplicaReadsO
       ctx.readsClassroomActivity = reader.readsClassroomActivity;
     },
     async willSendResponse({ operation, contextValue }) {
-      const viewer = (contextValue as GraphQLContext).viewer;
+      const viewer = (contextValue as RequestContext).viewer;
       if (operation?.operation !== OperationTypeNode.MUTATION || viewer.kind !== 'user') return;
       // A failed one may have written nothing: its position costs one statement, and a replica a moment.
       await replicas.callerWrote(viewer.user.id).catch(() => {});

@@ -2,7 +2,7 @@ import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { ApolloServer } from '@apollo/server';
 import type { WebsocketHandler } from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { GraphQLContext } from '../modules/context.ts';
+import type { RequestContext } from '../modules/context.ts';
 import { withPlayground } from '../playground/plugin.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
 import { withCsrfPrevention } from './csrf.ts';
@@ -15,8 +15,8 @@ import { markOutside, referenceIn, type OnOutside, type OutsideReason, type Trus
 // and, for a public read, its tag (public-reads.ts). /graphql/stream: subscriptions over Server-Sent Events.
 
 export type GraphqlRouteOptions = {
-  apollo: ApolloServer<GraphQLContext>;
-  contextFor: (request: FastifyRequest) => Promise<GraphQLContext>;
+  apollo: ApolloServer<RequestContext>;
+  contextFor: (request: FastifyRequest) => Promise<RequestContext>;
   websocket: WebsocketHandler;
   /** GET and POST /graphql/stream: graphql-sse's event streams (src/graphql/subscriptions/sse.ts). */
   eventStream: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;

@@ -11,7 +11,7 @@ import {
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
 import type { FastifyBaseLogger } from 'fastify';
-import type { GraphQLContext } from '../modules/context.ts';
+import type { RequestContext } from '../modules/context.ts';
 import { badRequest, ErrorCode } from '../core/errors.ts';
 import { formatErrorFor } from './format-error.ts';
 import { OperationTypeNode, type DocumentNode, type GraphQLSchema } from 'graphql';
@@ -24,7 +24,7 @@ import { RETRY_AFTER_SECONDS } from '../http/errors.ts';
 
 // The gateway's own rules for an operation's answer. Their hooks read only the request they are given, so
 // every request shares one listener object (Apollo asks for one per request).
-const answerRules: GraphQLRequestListener<GraphQLContext> = {
+const answerRules: GraphQLRequestListener<RequestContext> = {
   /** Subscriptions are the WebSocket's and the event streams' (src/graphql/subscriptions/), as queries and mutations are HTTP's. */
   async didResolveOperation({ operation }) {
     if (operation?.operation === OperationTypeNode.SUBSCRIPTION) {
@@ -48,7 +48,7 @@ const answerRules: GraphQLRequestListener<GraphQLContext> = {
     }
   },
 };
-const answerRulesPlugin: ApolloServerPlugin<GraphQLContext> = { requestDidStart: async () => answerRules };
+const answerRulesPlugin: ApolloServerPlugin<RequestContext> = { requestDidStart: async () => answerRules };
 
 /** An Apollo server with the gateway's limits, masking and plugins: one for /graphql, one for the REST shim's schema. */
 export function createApollo({
@@ -74,7 +74,7 @@ export function createApollo({
   if (responseLimit !== undefined) countAnswerBytes(schema);
   for (const listed of trusted?.documents ?? []) execution.keepCompiled(listed.document, listed.hash);
 
-  return new ApolloServer<GraphQLContext>({
+  return new ApolloServer<RequestContext>({
     // Operations run compiled by graphql-jit (src/graphql/executor.ts), through Apollo's gateway interface.
     gateway: responseLimit === undefined ? execution : withAnswerLimit(execution, responseLimit),
     ...(trusted ? { documentStore: documentsWithTrusted(trusted) } : {}),
@@ -89,7 +89,7 @@ export function createApollo({
       ApolloServerPluginInlineTraceDisabled(),
       answerRulesPlugin,
       ...plugins,
-    ] as unknown as ApolloServerPlugin<GraphQLContext>[],
+    ] as unknown as ApolloServerPlugin<RequestContext>[],
     validationRules: armor.validationRules,
     // A syntax error, or a document over the token limit, is GRAPHQL_PARSE_FAILED (HTTP 400).
     parseOptions: { maxTokens: graphqlLimits.maxTokens },
@@ -116,7 +116,7 @@ export function createApollo({
  * evicted: their first request skips parsing and validation. Others are kept as Apollo's own store keeps
  * them (an LRU of about 30 MB). Apollo prefixes its keys with the schema's hash: a key ends with the document's.
  */
-function documentsWithTrusted(trusted: TrustedDocuments): NonNullable<ApolloServerOptions<GraphQLContext>['documentStore']> {
+function documentsWithTrusted(trusted: TrustedDocuments): NonNullable<ApolloServerOptions<RequestContext>['documentStore']> {
   const pinned = new Map(trusted.documents.map((listed) => [listed.hash, listed.document]));
   const others = new LRUCache<string, DocumentNode>({
     maxSize: 30 * 2 ** 20,

@@ -1,16 +1,6 @@
-import type { Database, SqlRead, Statement } from '../db/client.ts';
-
-// The public catalogue's version (activities and their classifications), from which public reads' HTTP tags
-// are made: a trigger moves it in every transaction that writes them and notifies every instance at commit
-// (prisma/migrations/20261210000000_public_catalogue_version). Why a tag stays right: docs/operations.md.
-
-/** The channel the trigger notifies on; the payload is the new version (digits), or empty when its row is gone. */
-export const CATALOGUE_CHANGES_CHANNEL = 'public_catalogue_changes';
-
-const READ_VERSION: Statement = {
-  name: 'public_catalogue_version',
-  text: 'SELECT version::text AS version FROM public_catalogue_version WHERE id = 1',
-};
+// The public catalogue's version in memory, from which public reads' HTTP tags are made: kept while the
+// listener hears every change, else read again. The row, its trigger and its channel belong to the activities
+// module (src/modules/activities/catalogue-version.ts). Why a tag stays right: docs/operations.md.
 
 const isVersion = (value: string) => /^\d{1,19}$/.test(value);
 
@@ -21,7 +11,8 @@ export class CatalogueVersion {
   /** Moves on every listener transition: a read begun before one is not kept. */
   private generation = 0;
 
-  constructor(private readonly read: SqlRead) {}
+  /** `readVersion`: the version in the database, undefined when its row is gone (throws when the database cannot answer). */
+  constructor(private readonly readVersion: () => Promise<string | undefined>) {}
 
   /**
    * The version now, to be taken before the data it tags is read: from memory while the listener hears
@@ -33,8 +24,7 @@ export class CatalogueVersion {
     const [listening, generation] = [this.listening, this.generation];
     let version: string | undefined;
     try {
-      const [row] = await this.read<{ version: string }>(READ_VERSION, []);
-      version = row?.version;
+      version = await this.readVersion();
     } catch {
       return undefined;
     }
@@ -76,16 +66,4 @@ export class CatalogueVersion {
   private learn(version: string): void {
     if (this.known === undefined || BigInt(version) > BigInt(this.known)) this.known = version;
   }
-}
-
-/**
- * Keeps `version` told of every change the database notifies, on the instance's listening connection;
- * resolves once listening, with the function that stops it.
- */
-export function listenForCatalogueChanges(database: Pick<Database, 'listen'>, version: CatalogueVersion): Promise<() => Promise<void>> {
-  return database.listen(
-    CATALOGUE_CHANGES_CHANNEL,
-    (payload) => version.changed(payload),
-    (state) => version.listenerState(state),
-  );
 }

@@ -21,7 +21,7 @@ export type ModuleSettings = {
  */
 export type EventStreamIds = { lastEventId: string | undefined; eventId: string | undefined };
 
-export type GraphQLContext = {
+export type RequestContext = {
   db: Db;
   /** Driver-level reads for the hot paths (src/db/client.ts, SqlRead). */
   read: SqlRead;
@@ -37,3 +37,6 @@ export type GraphQLContext = {
   /** On an event stream's subscription only. */
   eventStream?: EventStreamIds;
 };
+
+/** @deprecated The old name of RequestContext, kept while the files that use it are being changed elsewhere. */
+export type GraphQLContext = RequestContext;

@@ -3,7 +3,7 @@ import type { ActivityMapper, ActivityConnectionMapper, ActivityFlagMapper } fro
 import type { ActivityClassification as ActivityClassificationModel, Classroom as ClassroomModel, Unit as UnitModel, Concept as ConceptModel, User as UserModel, Milestone as MilestoneModel, Objective as ObjectiveModel } from '../generated/prisma/client.ts';
 import type { ClassroomActivityMapper, ActivitySessionMapper, ConceptResultMapper, FinishLessonPayloadMapper, LessonEventMapper } from './classroom-activities/mappers.ts';
 import type { PublishEditionPayloadMapper } from './milestones/mappers.ts';
-import type { GraphQLContext } from './context.ts';
+import type { RequestContext } from './context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
 export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
@@ -751,7 +751,7 @@ export type ResolversParentTypes = {
   User: UserModel;
 };
 
-export type ActivityResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Activity'] = ResolversParentTypes['Activity']> = {
+export type ActivityResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Activity'] = ResolversParentTypes['Activity']> = {
   classification?: Resolver<Maybe<ResolversTypes['ActivityClassification']>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   data?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
@@ -767,29 +767,29 @@ export type ActivityResolvers<ContextType = GraphQLContext, ParentType extends R
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
-export type ActivityClassificationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ActivityClassification'] = ResolversParentTypes['ActivityClassification']> = {
+export type ActivityClassificationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ActivityClassification'] = ResolversParentTypes['ActivityClassification']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
-export type ActivityConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ActivityConnection'] = ResolversParentTypes['ActivityConnection']> = {
+export type ActivityConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ActivityConnection'] = ResolversParentTypes['ActivityConnection']> = {
   edges?: Resolver<Array<ResolversTypes['ActivityEdge']>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
   totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
-export type ActivityEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ActivityEdge'] = ResolversParentTypes['ActivityEdge']> = {
+export type ActivityEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ActivityEdge'] = ResolversParentTypes['ActivityEdge']> = {
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Activity'], ParentType, ContextType>;
 };
 
-export type ActivityFlagResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ActivityFlag'] = ResolversParentTypes['ActivityFlag']> = {
+export type ActivityFlagResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ActivityFlag'] = ResolversParentTypes['ActivityFlag']> = {
   flag?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   uid?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
-export type ActivitySessionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ActivitySession'] = ResolversParentTypes['ActivitySession']> = {
+export type ActivitySessionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ActivitySession'] = ResolversParentTypes['ActivitySession']> = {
   completedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   conceptResults?: Resolver<Array<ResolversTypes['ConceptResult']>, ParentType, ContextType>;
   isFinalScore?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -801,13 +801,13 @@ export type ActivitySessionResolvers<ContextType = GraphQLContext, ParentType ex
 
 export type ActivitySessionStateResolvers = { FINISHED: 'finished', STARTED: 'started', UNSTARTED: 'unstarted' };
 
-export type ClassroomResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Classroom'] = ResolversParentTypes['Classroom']> = {
+export type ClassroomResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Classroom'] = ResolversParentTypes['Classroom']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   teacher?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
 };
 
-export type ClassroomActivityResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClassroomActivity'] = ResolversParentTypes['ClassroomActivity']> = {
+export type ClassroomActivityResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ClassroomActivity'] = ResolversParentTypes['ClassroomActivity']> = {
   activity?: Resolver<ResolversTypes['Activity'], ParentType, ContextType>;
   assignOnJoin?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   assignedStudentIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
@@ -824,12 +824,12 @@ export type ClassroomActivityResolvers<ContextType = GraphQLContext, ParentType 
   unit?: Resolver<Maybe<ResolversTypes['Unit']>, ParentType, ContextType>;
 };
 
-export type ConceptResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Concept'] = ResolversParentTypes['Concept']> = {
+export type ConceptResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Concept'] = ResolversParentTypes['Concept']> = {
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   uid?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
-export type ConceptResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ConceptResult'] = ResolversParentTypes['ConceptResult']> = {
+export type ConceptResultResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ConceptResult'] = ResolversParentTypes['ConceptResult']> = {
   concept?: Resolver<ResolversTypes['Concept'], ParentType, ContextType>;
   metadata?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
   questionType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -839,11 +839,11 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
   name: 'DateTime';
 }
 
-export type DeleteActivityPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteActivityPayload'] = ResolversParentTypes['DeleteActivityPayload']> = {
+export type DeleteActivityPayloadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DeleteActivityPayload'] = ResolversParentTypes['DeleteActivityPayload']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
-export type FinishLessonPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['FinishLessonPayload'] = ResolversParentTypes['FinishLessonPayload']> = {
+export type FinishLessonPayloadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['FinishLessonPayload'] = ResolversParentTypes['FinishLessonPayload']> = {
   classroomActivity?: Resolver<ResolversTypes['ClassroomActivity'], ParentType, ContextType>;
   followUpClassroomActivity?: Resolver<Maybe<ResolversTypes['ClassroomActivity']>, ParentType, ContextType>;
   followUpUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -853,7 +853,7 @@ export interface JsonObjectScalarConfig extends GraphQLScalarTypeConfig<Resolver
   name: 'JSONObject';
 }
 
-export type LessonEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['LessonEvent'] = ResolversParentTypes['LessonEvent']> = {
+export type LessonEventResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LessonEvent'] = ResolversParentTypes['LessonEvent']> = {
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   classroomActivityId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   completed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -864,11 +864,11 @@ export type LessonEventResolvers<ContextType = GraphQLContext, ParentType extend
   pinned?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
-export type MilestoneResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Milestone'] = ResolversParentTypes['Milestone']> = {
+export type MilestoneResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Milestone'] = ResolversParentTypes['Milestone']> = {
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
-export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+export type MutationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   createActivity?: Resolver<ResolversTypes['Activity'], ParentType, ContextType, RequireFields<MutationCreateActivityArgs, 'input'>>;
   deleteActivity?: Resolver<ResolversTypes['DeleteActivityPayload'], ParentType, ContextType, RequireFields<MutationDeleteActivityArgs, 'id'>>;
   finishLesson?: Resolver<ResolversTypes['FinishLessonPayload'], ParentType, ContextType, RequireFields<MutationFinishLessonArgs, 'id' | 'input'>>;
@@ -878,20 +878,20 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   updateActivity?: Resolver<ResolversTypes['Activity'], ParentType, ContextType, RequireFields<MutationUpdateActivityArgs, 'id' | 'input'>>;
 };
 
-export type ObjectiveResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Objective'] = ResolversParentTypes['Objective']> = {
+export type ObjectiveResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Objective'] = ResolversParentTypes['Objective']> = {
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
-export type PageInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
+export type PageInfoResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
   endCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
-export type PublishEditionPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PublishEditionPayload'] = ResolversParentTypes['PublishEditionPayload']> = {
+export type PublishEditionPayloadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['PublishEditionPayload'] = ResolversParentTypes['PublishEditionPayload']> = {
   user?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
 };
 
-export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+export type QueryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   activities?: Resolver<ResolversTypes['ActivityConnection'], ParentType, ContextType, RequireFields<QueryActivitiesArgs, 'first'>>;
   activity?: Resolver<Maybe<ResolversTypes['Activity']>, ParentType, ContextType, RequireFields<QueryActivityArgs, 'id'>>;
   activityFlags?: Resolver<Array<ResolversTypes['ActivityFlag']>, ParentType, ContextType>;
@@ -899,21 +899,21 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   viewer?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
 };
 
-export type StudentNameResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StudentName'] = ResolversParentTypes['StudentName']> = {
+export type StudentNameResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['StudentName'] = ResolversParentTypes['StudentName']> = {
   activitySessionUid?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
-export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+export type SubscriptionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   lessonEvents?: SubscriptionResolver<ResolversTypes['LessonEvent'], "lessonEvents", ParentType, ContextType, RequireFields<SubscriptionLessonEventsArgs, 'classroomActivityId'>>;
 };
 
-export type UnitResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Unit'] = ResolversParentTypes['Unit']> = {
+export type UnitResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Unit'] = ResolversParentTypes['Unit']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
-export type UserResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = {
+export type UserResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   milestones?: Resolver<Array<ResolversTypes['Milestone']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -923,7 +923,7 @@ export type UserResolvers<ContextType = GraphQLContext, ParentType extends Resol
 
 export type UserRoleResolvers = { STAFF: 'staff', STUDENT: 'student', TEACHER: 'teacher' };
 
-export type Resolvers<ContextType = GraphQLContext> = {
+export type Resolvers<ContextType = RequestContext> = {
   Activity?: ActivityResolvers<ContextType>;
   ActivityClassification?: ActivityClassificationResolvers<ContextType>;
   ActivityConnection?: ActivityConnectionResolvers<ContextType>;

@@ -9,6 +9,42 @@ import type { Tracing, TracedOperation } from './tracing.ts';
 // so that without one none of them is loaded (the bundle keeps packages external: scripts/build.mjs).
 
 export async function startTracing(): Promise<Tracing> {
+  const otel = await loadOpenTelemetry();
+  const { context, trace } = otel.api;
+  const sdk = startSdk(otel);
+  const database: { server?: Server } = {};
+  instrumentPrisma(otel, () => prismaServer.getStore() ?? database.server);
+  const spans = spanHelpers(otel);
+
+  return {
+    logFields: (): Record<string, string> => {
+      const span = trace.getSpan(context.active());
+      if (!span) return {};
+      const { traceId, spanId } = span.spanContext();
+      return { traceId, spanId };
+    },
+
+    nameHttpSpan: (request) => {
+      const route = request.routeOptions.url;
+      const metadata = otel.core.getRPCMetadata(context.active());
+      // The instrumentation sets http.route and names the span `METHOD route` when the response ends.
+      if (route !== undefined && metadata?.type === otel.core.RPCType.HTTP) metadata.route = route;
+    },
+
+    ...operationSpans(otel, spans),
+
+    span: (name, run) => spans.within(spans.tracer.startSpan(name, { kind: otel.api.SpanKind.INTERNAL }), context.active(), run),
+
+    sqlStatement: (text, run, server) => spans.within(statementSpan(otel, spans.tracer, text, server), context.active(), run),
+
+    databaseServer: (server) => void (database.server = server),
+
+    shutdown: () => sdk.shutdown(),
+  };
+}
+
+/** Every OpenTelemetry package the gateway uses, loaded only now. */
+async function loadOpenTelemetry() {
   const [api, core, resources, { NodeSDK }, { HttpInstrumentation }, { PrismaInstrumentation }] = await Promise.all([
     import('@opentelemetry/api'),
     import('@opentelemetry/core'),
@@ -17,8 +53,13 @@ export async function startTracing(): Promise<Tracing> {
     import('@opentelemetry/instrumentation-http'),
     import('@prisma/instrumentation'),
   ]);
-  const { context, trace, SpanKind, SpanStatusCode } = api;
+  return { api, core, resources, NodeSDK, HttpInstrumentation, PrismaInstrumentation };
+}
 
+type OpenTelemetry = Awaited<ReturnType<typeof loadOpenTelemetry>>;
+
+/** The SDK, started: traces of incoming HTTP requests (probes aside), nothing else. */
+function startSdk({ resources, NodeSDK, HttpInstrumentation }: OpenTelemetry) {
   const sdk = new NodeSDK({
     // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES, read by the SDK's detectors, win over this default.
     resource: resources.defaultResource().merge(resources.resourceFromAttributes({ 'service.name': 'lessons-gateway' })),
@@ -39,51 +80,54 @@ export async function startTracing(): Promise<Tracing> {
   // instrumentation patches http.Server's prototype (every server, existing or not) the next time http
   // is required, which is now.
   createRequire(import.meta.url)('node:http');
+  return sdk;
+}
 
-  // Prisma's own spans: one per operation, one per SQL statement it sends (prisma:client:db_query), and
-  // the compilation of each new query shape. Not the serialization of each operation's arguments: a
-  // few microseconds each, for a span that costs more than that to record and send.
+/**
+ * Prisma's own spans: one per operation, one per SQL statement it sends (prisma:client:db_query), and
+ * the compilation of each new query shape. Not the serialization of each operation's arguments: a
+ * few microseconds each, for a span that costs more than that to record and send.
+ */
+function instrumentPrisma({ api, PrismaInstrumentation }: OpenTelemetry, server: () => Server | undefined): void {
   const prisma = new PrismaInstrumentation({ enabled: false, ignoreSpanTypes: ['prisma:client:serialize'] });
-  const database: { server?: Server } = {};
-  prisma.setTracerProvider(withDbSystem(trace.getTracerProvider(), context, () => prismaServer.getStore() ?? database.server));
+  prisma.setTracerProvider(withDbSystem(api.trace.getTracerProvider(), api.context, server));
   prisma.enable();
+}
 
-  const tracer = trace.getTracer('lessons-gateway');
-  const operationSpanKey = api.createContextKey('lessons-gateway: the GraphQL operation span');
+type SpanHelpers = ReturnType<typeof spanHelpers>;
 
-  const nameOperation = (span: Span, { name, type }: TracedOperation) => {
-    span.updateName(name ? `${type} ${name}` : type);
-    span.setAttribute('graphql.operation.type', type);
-    if (name) span.setAttribute('graphql.operation.name', name);
-  };
+/** The gateway's tracer, and how its spans are named, failed and run. */
+function spanHelpers({ api }: OpenTelemetry) {
+  const { context, trace, SpanStatusCode } = api;
   const failed = (span: Span, code: string) => span.setStatus({ code: SpanStatusCode.ERROR, message: code });
-  /** Runs `run` with `span` active, ending it after (an exception marks it failed; its message is not kept: it may hold data). */
-  const within = async <T>(span: Span, parent: Context, run: () => Promise<T>): Promise<T> => {
-    try {
-      return await context.with(trace.setSpan(parent, span), run);
-    } catch (error) {
-      failed(span, (error as Error)?.name ?? 'Error');
-      throw error;
-    } finally {
-      span.end();
-    }
-  };
-
   return {
-    logFields: (): Record<string, string> => {
-      const span = trace.getSpan(context.active());
-      if (!span) return {};
-      const { traceId, spanId } = span.spanContext();
-      return { traceId, spanId };
+    tracer: trace.getTracer('lessons-gateway'),
+    nameOperation: (span: Span, { name, type }: TracedOperation) => {
+      span.updateName(name ? `${type} ${name}` : type);
+      span.setAttribute('graphql.operation.type', type);
+      if (name) span.setAttribute('graphql.operation.name', name);
     },
-
-    nameHttpSpan: (request) => {
-      const route = request.routeOptions.url;
-      const metadata = core.getRPCMetadata(context.active());
-      // The instrumentation sets http.route and names the span `METHOD route` when the response ends.
-      if (route !== undefined && metadata?.type === core.RPCType.HTTP) metadata.route = route;
+    failed,
+    /** Runs `run` with `span` active, ending it after (an exception marks it failed; its message is not kept: it may hold data). */
+    within: async <T>(span: Span, parent: Context, run: () => Promise<T>): Promise<T> => {
+      try {
+        return await context.with(trace.setSpan(parent, span), run);
+      } catch (error) {
+        failed(span, (error as Error)?.name ?? 'Error');
+        throw error;
+      } finally {
+        span.end();
+      }
     },
+  };
+}
 
+/** A GraphQL operation's span, opened around it and named by Apollo's plugin once its document is parsed. */
+function operationSpans({ api }: OpenTelemetry, spans: SpanHelpers): Pick<Tracing, 'graphqlOperation' | 'apolloPlugin'> {
+  const { context, SpanKind } = api;
+  const { tracer, nameOperation, failed, within } = spans;
+  const operationSpanKey = api.createContextKey('lessons-gateway: the GraphQL operation span');
+  return {
     graphqlOperation: (run, operation) => {
       const span = tracer.startSpan('graphql', { kind: SpanKind.INTERNAL });
       if (operation) nameOperation(span, operation);
@@ -110,30 +154,24 @@ export async function startTracing(): Promise<Tracing> {
         };
       },
     },
-
-    span: (name, run) => within(tracer.startSpan(name, { kind: SpanKind.INTERNAL }), context.active(), run),
-
-    sqlStatement: (text, run, server) => {
-      const operation = /^\s*([A-Za-z]+)/.exec(text)?.[1]?.toUpperCase() ?? 'postgresql';
-      const span = tracer.startSpan(operation, {
-        kind: SpanKind.CLIENT,
-        // The text only: parameters are always bound (src/db/client.ts), so it holds no values.
-        attributes: {
-          'db.system': 'postgresql',
-          'db.system.name': 'postgresql',
-          'db.operation.name': operation,
-          'db.query.text': text,
-          // The server it ran on: the primary, or a replica (src/db/replicas.ts).
-          ...(server ? { 'server.address': server.address, 'server.port': server.port } : {}),
-        },
-      });
-      return within(span, context.active(), run);
-    },
-
-    databaseServer: (server) => void (database.server = server),
-
-    shutdown: () => sdk.shutdown(),
   };
+}
+
+/** The span of one SQL statement sent straight to the driver. */
+function statementSpan({ api }: OpenTelemetry, tracer: Tracer, text: string, server: { address: string; port: number } | undefined): Span {
+  const operation = /^\s*([A-Za-z]+)/.exec(text)?.[1]?.toUpperCase() ?? 'postgresql';
+  return tracer.startSpan(operation, {
+    kind: api.SpanKind.CLIENT,
+    // The text only: parameters are always bound (src/db/client.ts), so it holds no values.
+    attributes: {
+      'db.system': 'postgresql',
+      'db.system.name': 'postgresql',
+      'db.operation.name': operation,
+      'db.query.text': text,
+      // The server it ran on: the primary, or a replica (src/db/replicas.ts).
+      ...(server ? { 'server.address': server.address, 'server.port': server.port } : {}),
+    },
+  });
 }
 
 /** A GraphQL error's `extensions.code` (src/core/errors.ts gives every error one). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SqlRead } from '../../src/db/client.ts';
 import { CatalogueVersion } from '../../src/http/catalogue-version.ts';
+import { readCatalogueVersion } from '../../src/modules/activities/catalogue-version.ts';
 
 // The catalogue's version (src/http/catalogue-version.ts), with the database's row as a variable: kept in
 // memory only while the listener hears every change, and read afresh after a change of this instance's own.
@@ -11,7 +12,7 @@ function catalogueAt(version: string) {
     database.reads += 1;
     return [{ version: database.version }];
   }) as SqlRead;
-  return { database, catalogue: new CatalogueVersion(read) };
+  return { database, catalogue: new CatalogueVersion(() => readCatalogueVersion(read)) };
 }
 
 describe('CatalogueVersion', () => {

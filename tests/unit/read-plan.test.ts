@@ -1,6 +1,6 @@
 import { Kind, parse, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { planOncePerOperation, selectionOf } from '../../src/core/look-ahead.ts';
+import { planOncePerOperation, selectionOf } from '../../src/modules/look-ahead.ts';
 import { nameOf, readPlanOf, type ReadPlan } from '../../src/modules/classroom-activities/read-plan.ts';
 import { plannedRead } from '../../src/modules/classroom-activities/read.ts';
 

@@ -2,7 +2,7 @@ import type { Activity, ActivityClassification } from '../../generated/prisma/cl
 
 // The values the activity types are resolved from (codegen.ts `mappers`).
 
-/** An activity; with its classification when the read brought it along (reads.ts), for that field to answer without a statement. */
+/** An activity; with its classification when the read brought it along (read.ts), for that field to answer without a statement. */
 export type ActivityMapper = Activity & { classification?: ActivityClassification | null };
 
 export type ActivityConnectionMapper = {

@@ -1,4 +1,4 @@
-import { allowAnonymous, requireStaff } from '../../auth/guards.ts';
+import { assertAccess } from '../../auth/access.ts';
 import { addFieldError, badUserInput, notFound, quote, type FieldErrors } from '../../core/errors.ts';
 import { isStorableText } from '../../core/json.ts';
 import { newUid } from '../../core/uids.ts';
@@ -6,10 +6,10 @@ import { parseNumericId } from '../../core/validation.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
 import { Prisma, type Activity } from '../../generated/prisma/client.ts';
 import type { GraphQLContext } from '../context.ts';
-import { parseActivityChanges, parseNewActivity, type ActivityFields } from './input.ts';
+import { parseActivityChanges, parseNewActivity, type ActivityFields } from './activity.input.ts';
 import { activityById, activityByUid } from './loaders.ts';
 import type { ActivityMapper } from './mappers.ts';
-import { findActivity, pageOfActivities, uidsAndFlags, type PageArgs } from './reads.ts';
+import { findActivity, pageOfActivities, uidsAndFlags, type PageArgs } from './read.ts';
 
 // What can be done with activities, for GraphQL and the REST shim alike: anyone reads them (a wrong token
 // is still 401), staff write them. Each write settles access (404, 401, 403) before it reads its input.
@@ -17,7 +17,7 @@ import { findActivity, pageOfActivities, uidsAndFlags, type PageArgs } from './r
 /** An activity by uid or numeric id, else null. */
 export async function readActivity(ctx: GraphQLContext, id: string): Promise<ActivityMapper | null> {
   const activity = await findActivity(ctx.read, id);
-  if (activity) allowAnonymous(ctx.viewer);
+  if (activity) assertAccess(ctx.viewer, 'activity.read');
   return activity;
 }
 
@@ -33,17 +33,17 @@ export async function activityByKey(ctx: GraphQLContext, key: { id?: unknown; ui
       : typeof key.uid === 'string' && isStorableText(key.uid)
         ? await activityByUid(ctx).load(key.uid)
         : null;
-  if (activity) allowAnonymous(ctx.viewer);
+  if (activity) assertAccess(ctx.viewer, 'activity.read');
   return activity;
 }
 
 export function listActivities(ctx: GraphQLContext, args: PageArgs, options: { withCount: boolean }) {
-  allowAnonymous(ctx.viewer);
+  assertAccess(ctx.viewer, 'activity.read');
   return pageOfActivities(ctx.read, args, options);
 }
 
 export function activityFlags(ctx: GraphQLContext) {
-  allowAnonymous(ctx.viewer);
+  assertAccess(ctx.viewer, 'activity.read');
   return uidsAndFlags(ctx.read);
 }
 
@@ -58,7 +58,7 @@ const DEFAULT_FLAGS = ['beta'];
 
 /** Staff create an activity; `readInput` gives CreateActivityInput's shape, from the mutation or a REST body. */
 export async function createActivity(ctx: GraphQLContext, readInput: () => unknown): Promise<Activity> {
-  requireStaff(ctx.viewer);
+  assertAccess(ctx.viewer, 'activity.create');
   const fields = parseNewActivity(readInput());
   return inTransaction(ctx.db, async (tx) => {
     await checkReferences(tx, fields);
@@ -82,7 +82,7 @@ export async function createActivity(ctx: GraphQLContext, readInput: () => unkno
 /** Staff update an activity: UpdateActivityInput's shape. */
 export async function updateActivity(ctx: GraphQLContext, id: string, readInput: () => unknown): Promise<Activity> {
   const activity = await existingActivity(ctx, id);
-  requireStaff(ctx.viewer);
+  assertAccess(ctx.viewer, 'activity.update');
   const { data, ...rest } = parseActivityChanges(readInput());
   return inTransaction(ctx.db, async (tx) => {
     await checkReferences(tx, rest, activity.id);
@@ -97,7 +97,7 @@ export async function updateActivity(ctx: GraphQLContext, id: string, readInput:
 
 export async function deleteActivity(ctx: GraphQLContext, id: string): Promise<{ id: number }> {
   const activity = await existingActivity(ctx, id);
-  requireStaff(ctx.viewer);
+  assertAccess(ctx.viewer, 'activity.delete');
   await inTransaction(ctx.db, (tx) => tx.activity.delete({ where: { id: activity.id } }));
   return { id: activity.id };
 }

@@ -1,5 +1,5 @@
 import type { Strict } from '../../core/strict.ts';
-import { planOncePerOperation, selectionAt } from '../../core/look-ahead.ts';
+import { planOncePerOperation, selectionAt } from '../look-ahead.ts';
 import type { ActivityClassification } from '../../generated/prisma/client.ts';
 import type {
   ActivityClassificationResolvers,
@@ -11,7 +11,7 @@ import type {
 import { activityById, classificationById } from './loaders.ts';
 import type { ActivityConnectionMapper, ActivityFlagMapper, ActivityMapper } from './mappers.ts';
 import * as activities from './operations.ts';
-import { activityCursor } from './reads.ts';
+import { activityCursor } from './read.ts';
 
 /** Whether the operation asks for a page's totalCount (counted in the page's own statement then). */
 const countsTotal = planOncePerOperation((info) => selectionAt(info).has('totalCount'));

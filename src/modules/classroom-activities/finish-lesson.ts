@@ -2,7 +2,7 @@ import type { Tx } from '../../db/transaction.ts';
 import type { ClassroomActivity } from '../../generated/prisma/client.ts';
 import { addFieldError, badUserInput, notFound, quote, type FieldErrors } from '../../core/errors.ts';
 import { isStorableText } from '../../core/json.ts';
-import { COMPLETE_CUSTOMIZED_LESSON, grantMilestone } from '../milestones/service.ts';
+import { COMPLETE_CUSTOMIZED_LESSON, grantMilestone } from '../milestones/grants.ts';
 import { conceptResultFingerprint } from './concept-results.ts';
 import { notifyLessonEvent } from './lesson-events.ts';
 import type { ConceptResultCommand, FinishLessonCommand, UidReference } from './finish-lesson.input.ts';

@@ -1,17 +1,17 @@
 import DataLoader from 'dataloader';
 import { byKey, loaderById, loaderOfGroups, perRequest } from '../../core/load.ts';
 import type { User } from '../../generated/prisma/client.ts';
-import type { GraphQLContext } from '../context.ts';
+import type { RequestContext } from '../context.ts';
 import type { ActivitySessionMapper, ConceptResultMapper } from './mappers.ts';
 import { readClassroomActivities, plannedRead, type ClassroomActivityRead } from './read.ts';
 import { CLASSROOM_ACTIVITY_FIELDS } from './read-plan.ts';
 
-export const classroomById = loaderById(({ db }: GraphQLContext, ids) => db.classroom.findMany({ where: { id: { in: ids } } }));
+export const classroomById = loaderById(({ db }: RequestContext, ids) => db.classroom.findMany({ where: { id: { in: ids } } }));
 
-export const unitById = loaderById(({ db }: GraphQLContext, ids) => db.unit.findMany({ where: { id: { in: ids } } }));
+export const unitById = loaderById(({ db }: RequestContext, ids) => db.unit.findMany({ where: { id: { in: ids } } }));
 
 export const ownerByClassroomId = perRequest(
-  ({ db }: GraphQLContext) =>
+  ({ db }: RequestContext) =>
     new DataLoader<number, User | null>(async (classroomIds) => {
       const owners = await db.classroomTeacher.findMany({
         where: { classroomId: { in: [...classroomIds] }, role: 'owner' },
@@ -22,7 +22,7 @@ export const ownerByClassroomId = perRequest(
 );
 
 /** Visible sessions with their students, in id order. */
-export const sessionsByClassroomActivityId = loaderOfGroups<GraphQLContext, ActivitySessionMapper & { classroomActivityId: number }>(
+export const sessionsByClassroomActivityId = loaderOfGroups<RequestContext, ActivitySessionMapper & { classroomActivityId: number }>(
   ({ db }, ids) =>
     db.activitySession.findMany({
       where: { classroomActivityId: { in: ids }, visible: true },
@@ -32,7 +32,7 @@ export const sessionsByClassroomActivityId = loaderOfGroups<GraphQLContext, Acti
   (row) => row.classroomActivityId,
 );
 
-export const conceptResultsBySessionId = loaderOfGroups<GraphQLContext, ConceptResultMapper & { activitySessionId: number }>(
+export const conceptResultsBySessionId = loaderOfGroups<RequestContext, ConceptResultMapper & { activitySessionId: number }>(
   ({ db }, ids) =>
     db.conceptResult.findMany({ where: { activitySessionId: { in: ids } }, include: { concept: true }, orderBy: { id: 'asc' } }),
   (row) => row.activitySessionId,
@@ -45,7 +45,7 @@ const ENTITY_READ = plannedRead(
 );
 
 export const classroomActivityReadById = perRequest(
-  ({ read, viewer }: GraphQLContext) =>
+  ({ read, viewer }: RequestContext) =>
     new DataLoader<number, ClassroomActivityRead | null>(async (ids) =>
       byKey(
         ids,

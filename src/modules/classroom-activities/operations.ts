@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { assertAccess, type Action } from '../../auth/access.ts';
 import { requireUser } from '../../auth/guards.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { badUserInput, forbidden, lessonEventsExpired, notFound, type FieldErrors } from '../../core/errors.ts';
@@ -31,12 +32,8 @@ const FOR_A_FOLLOWER = plannedRead({
 
 const viewerIdOf = (viewer: Viewer) => (viewer.kind === 'user' ? viewer.user.id : null);
 
-/** Only a teacher of the classroom (owner or co-teacher) may see or change its classroom activities. */
-function requireTeacher(ctx: GraphQLContext, found: ClassroomActivityRead): User {
-  const user = requireUser(ctx.viewer);
-  if (!found.viewerTeaches) throw forbidden('Only a teacher of this classroom may do this');
-  return user;
-}
+/** What a teacher of the classroom (owner or co-teacher) alone may do with its classroom activities. */
+type TeacherAction = Extract<Action, `classroomActivity.${string}`>;
 
 /** What the read brought along goes to the loaders: the fields that read it next cost no statement. */
 function primeLoaders(ctx: GraphQLContext, { classroomActivity, classroom, owner, unit }: ClassroomActivityRead): void {
@@ -51,23 +48,27 @@ export async function readForTeacher(ctx: GraphQLContext, id: string, planned: P
   if (numericId !== null) ctx.readsClassroomActivity?.(numericId);
   const found = await readClassroomActivity(ctx.read, id, viewerIdOf(ctx.viewer), planned);
   if (!found) return null;
-  requireTeacher(ctx, found);
+  assertAccess(ctx.viewer, 'classroomActivity.read', found);
   primeLoaders(ctx, found);
   return found.classroomActivity;
 }
 
 /** The classroom activity a teacher is about to change, else NOT_FOUND, UNAUTHENTICATED or FORBIDDEN. */
-async function beforeAChange(ctx: GraphQLContext, id: string): Promise<{ classroomActivity: ClassroomActivity; teacher: User }> {
+async function beforeAChange(
+  ctx: GraphQLContext,
+  id: string,
+  action: TeacherAction,
+): Promise<{ classroomActivity: ClassroomActivity; teacher: User }> {
   const found = await readClassroomActivity(ctx.read, id, viewerIdOf(ctx.viewer), BEFORE_A_CHANGE);
   if (!found) throw notFound();
-  const teacher = requireTeacher(ctx, found);
+  const teacher = assertAccess(ctx.viewer, action, found);
   primeLoaders(ctx, found);
   return { classroomActivity: found.classroomActivity, teacher };
 }
 
 /** A teacher ends the lesson; `readInput` gives FinishLessonInput's shape, from the mutation or a REST body. */
 export async function finishLesson(ctx: GraphQLContext, id: string, readInput: () => unknown): Promise<FinishLessonPayloadMapper> {
-  const { classroomActivity, teacher } = await beforeAChange(ctx, id);
+  const { classroomActivity, teacher } = await beforeAChange(ctx, id, 'classroomActivity.finish');
   let input: unknown;
   let command: FinishLessonCommand;
   try {
@@ -95,12 +96,12 @@ async function withUnknownUids(ctx: GraphQLContext, classroomActivityId: number,
 }
 
 export async function unpinAndLock(ctx: GraphQLContext, id: string): Promise<ClassroomActivity> {
-  const { classroomActivity } = await beforeAChange(ctx, id);
+  const { classroomActivity } = await beforeAChange(ctx, id, 'classroomActivity.unpinAndLock');
   return inTransaction(ctx.db, (tx) => lock(tx, classroomActivity.id));
 }
 
 export async function launchLesson(ctx: GraphQLContext, id: string): Promise<ClassroomActivity> {
-  const { classroomActivity } = await beforeAChange(ctx, id);
+  const { classroomActivity } = await beforeAChange(ctx, id, 'classroomActivity.launch');
   return inTransaction(ctx.db, (tx) => launch(tx, classroomActivity));
 }
 
@@ -114,7 +115,7 @@ export async function classroomActivityById(ctx: GraphQLContext, id: unknown): P
   if (numericId !== null) ctx.readsClassroomActivity?.(numericId);
   const found = numericId === null ? null : await classroomActivityReadById(ctx).load(numericId);
   if (!found) return null;
-  requireTeacher(ctx, found);
+  assertAccess(ctx.viewer, 'classroomActivity.read', found);
   return found.classroomActivity;
 }
 

@@ -1,9 +1,9 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { selectionOf, type Selection } from '../../core/look-ahead.ts';
+import { selectionOf, type Selection } from '../look-ahead.ts';
 
 // What a read of a classroom activity brings (read.ts): the columns each GraphQL field reads, from a fixed
 // allow-list (no name that comes with a request reaches the SQL text), and the plan of one operation's
-// selection, made once per operation (src/core/look-ahead.ts, planOncePerOperation).
+// selection, made once per operation (src/modules/look-ahead.ts, planOncePerOperation).
 
 /** A value as the statement sends it (text, or NULL) and how it is read back. */
 export type Column = { sql: string; decode: (text: string | null) => unknown };
@@ -72,7 +72,7 @@ export type ReadPlan = {
   } | null;
 };
 
-/** The plan of an operation's selection on the classroom activity (src/core/look-ahead.ts). */
+/** The plan of an operation's selection on the classroom activity (src/modules/look-ahead.ts). */
 export function readPlanOf(selected: Selection, fragments: GraphQLResolveInfo['fragments']): ReadPlan {
   const studentNames = selected.has('studentNames');
   const sessionNodes = selected.get('sessions') ?? [];

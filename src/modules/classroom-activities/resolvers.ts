@@ -1,4 +1,4 @@
-import { planOncePerOperation, selectionAt } from '../../core/look-ahead.ts';
+import { planOncePerOperation, selectionAt } from '../look-ahead.ts';
 import type { Strict } from '../../core/strict.ts';
 import type { Classroom, Concept, Unit } from '../../generated/prisma/client.ts';
 import { activityById } from '../activities/loaders.ts';

@@ -73,7 +73,7 @@ describe.skipIf(!onServer)('a page of activities on a PostgreSQL server', () => 
     }
     // PostgreSQL plans a prepared statement for its parameters 5 times, then keeps a generic plan when it is
     // judged no worse. With the page size as a parameter (LIMIT $2), it was judged worse every time, and each
-    // execution was planned again (src/modules/activities/reads.ts, pageStatement).
+    // execution was planned again (src/modules/activities/read.ts, pageStatement).
     const [page] = await preparedOnConnection('activity_page_count_21');
     expect(page).toBeDefined();
     expect(Number(page!.generic_plans)).toBeGreaterThanOrEqual(7);

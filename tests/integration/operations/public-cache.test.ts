@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOGUE_CHANGES_CHANNEL } from '../../../src/http/catalogue-version.ts';
+import { CATALOGUE_CHANGES_CHANNEL } from '../../../src/modules/activities/catalogue-version.ts';
 import { gatewayForTests, startGateway, type Gateway, type RestAnswer } from '../../kit/gateway.ts';
 import { ids, tokens, uids } from '../../kit/fixture.ts';
 import { graphql } from '../../kit/gql/index.ts';

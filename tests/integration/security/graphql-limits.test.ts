@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Lexer, parse, Source, TokenKind, type DocumentNode } from 'graphql';
 import { graphqlLimits } from '../../../src/graphql/limits.ts';
-import { PAGE_SIZE_LIMIT } from '../../../src/modules/activities/reads.ts';
+import { PAGE_SIZE_LIMIT } from '../../../src/modules/activities/read.ts';
 import { startGateway, type Gateway, type GraphQLAnswer } from '../../kit/gateway.ts';
 import { tokens, uids } from '../../kit/fixture.ts';
 
