@@ -1,4 +1,4 @@
-import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { badRequest, badUserInput, quote, type FieldErrors } from '../core/errors.ts';
 
 // The /api/v1 bodies in the domain's words, going in: snake_case keys become the public inputs' camelCase,
@@ -110,8 +110,8 @@ function reader(inputType: string, translate: (body: unknown) => unknown): BodyI
       try {
         return { input: translate(body) };
       } catch (error) {
-        const { message, extensions } = error as { message: string; extensions: Record<string, unknown> };
-        return { input: UNTRANSLATED, refusal: { message, extensions } };
+        if (!(error instanceof GraphQLError)) throw error;
+        return { input: UNTRANSLATED, refusal: { message: error.message, extensions: error.extensions } };
       }
     },
   };
