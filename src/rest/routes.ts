@@ -49,13 +49,16 @@ export type RestRoute = {
   doc: RouteDoc;
 };
 
+/** Whether a document declares `$input` (a document without variables is typed `{ [key: string]: never }`). */
+type TakesInput<Variables> = string extends keyof Variables ? false : 'input' extends keyof Variables ? true : false;
+
 /** A route whose variables and mapper the type-check holds to its document; `$input` comes from the body. */
 type TypedRoute<Result, Variables> = Omit<RestRoute, 'operation' | 'variables' | 'input' | 'respond'> & {
   /** A `graphql(`...`)` document of src/rest/gql/: its text, typed. */
   operation: DocumentTypeDecoration<Result, Variables> & { toString(): string };
   variables?: (request: RestRequest) => Omit<Variables, 'input'>;
   respond: (data: Result) => RestResponse;
-} & (string extends keyof Variables ? { input?: never } : 'input' extends keyof Variables ? { input: BodyInput } : { input?: never });
+} & (TakesInput<Variables> extends true ? { input: BodyInput } : { input?: never });
 
 const route = <Result, Variables>({ operation, respond, ...rest }: TypedRoute<Result, Variables>): RestRoute => ({
   ...rest,
