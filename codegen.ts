@@ -4,8 +4,8 @@ import { SCHEMA_FILES } from './src/modules/schema-files.ts';
 import { userRoles } from './src/modules/users/mappers.ts';
 
 // Over the modules' SDL (src/modules/schema-files.ts): resolver types, each object mapped to the value it is
-// resolved from, so a missing or mis-shaped resolver fails the type-check; and the suite's `graphql(`...`)`
-// documents, typed, in tests/kit/gql/ (docs/testing.md, Typed documents).
+// resolved from, so a missing or mis-shaped resolver fails the type-check; the REST shim's stored operations,
+// typed, in src/rest/gql/; and the suite's `graphql(`...`)` documents, typed, in tests/kit/gql/ (docs/testing.md).
 
 const model = (name: string) => `../generated/prisma/client.ts#${name} as ${name}Model`;
 const mapper = (module: string, type: string) => `./${module}/mappers.ts#${type}Mapper`;
@@ -46,6 +46,24 @@ const config: CodegenConfig = {
           Milestone: model('Milestone'),
           Objective: model('Objective'),
           PublishEditionPayload: mapper('milestones', 'PublishEditionPayload'),
+        },
+      },
+    },
+    // The REST shim's stored operations (src/rest/routes.ts): each route's answer mapper reads its document's type.
+    'src/rest/gql/': {
+      documents: ['src/rest/routes.ts'],
+      preset: 'client',
+      presetConfig: { fragmentMasking: false },
+      config: {
+        useTypeImports: true,
+        enumType: 'string-literal',
+        importExtension: '.ts',
+        // Stored as text, as Apollo's executeOperation is handed it.
+        documentMode: 'string',
+        scalars: {
+          ID: { input: 'string | number', output: 'string' },
+          DateTime: { input: 'string', output: 'string' },
+          JSONObject: { input: 'Record<string, unknown>', output: 'Record<string, unknown>' },
         },
       },
     },

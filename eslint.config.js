@@ -14,6 +14,7 @@ export default tseslint.config(
       'dist/',
       'src/generated/',
       'src/modules/types.generated.ts',
+      'src/rest/gql/',
       'tests/kit/gql/',
       'bench/results/',
       '.data/',

@@ -38,7 +38,7 @@ import { listenForCatalogueChanges, readCatalogueVersion } from './modules/activ
 import { lessonEventHub, listenForLessonEvents, pruneLessonEvents } from './modules/classroom-activities/lesson-events.ts';
 import { playgroundRoutes } from './playground/plugin.ts';
 import { restRoutes } from './rest/plugin.ts';
-import { restSchemaExtension } from './rest/schema.ts';
+import { buildRestSchema } from './rest/schema.ts';
 import type { Tracing } from './telemetry/tracing.ts';
 
 // The composition root: Fastify with its limits, the hardening every request meets, the faces (/graphql
@@ -131,7 +131,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
   metrics?.observeHttp(app);
 
   // One Apollo server per schema, with the same limits and plugins: the public one for /graphql, and the
-  // REST shim's, whose schema adds the mutations only the shim runs (src/rest/schema.ts).
+  // REST shim's, whose schema takes the routes' body inputs as given (src/rest/schema.ts).
   const apolloFor = (schema: GraphQLSchema, api: 'graphql' | 'rest', trusted?: TrustedDocuments, publicReads?: PublicReads) =>
     createApollo({
       schema,
@@ -155,7 +155,7 @@ export async function buildApp({ config, database, lifecycle = { draining: false
       ],
     });
   const publicSchema = buildSchema({ subgraph: config.subgraph });
-  const restSchema = buildSchema({ extension: restSchemaExtension });
+  const restSchema = buildRestSchema();
   // HTTP caching of public reads (docs/operations.md, HTTP caching), unless PUBLIC_CACHE_MAX_AGE is 0: tags
   // from the catalogue's version, which this instance hears move on the database's listening connection.
   const catalogue = new CatalogueVersion(() => readCatalogueVersion(database.read));

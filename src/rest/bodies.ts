@@ -1,9 +1,9 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { badRequest, badUserInput, quote, type FieldErrors } from '../core/errors.ts';
 
-// The /api/v1 bodies in the domain's words: snake_case keys become the GraphQL inputs' camelCase, so one
-// schema per input checks both faces, and its errors' field paths go back into the body's snake_case.
-// Only the keys a route knows are carried over; the others are ignored (docs/contract.md, REST routes).
+// The /api/v1 bodies in the domain's words, going in: snake_case keys become the public inputs' camelCase,
+// so one schema per input checks both faces; coming out, its errors' field paths go back into the body's
+// snake_case. Only the keys a route knows are carried over; the others are ignored (docs/contract.md, REST routes).
 
 type Body = Record<string, unknown>;
 
@@ -91,20 +91,46 @@ export function bodyPath(path: string): string {
   return fields.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`) + inside.replace(/^\.metadata\.extra(?=$|[.[])/, '.metadata');
 }
 
-/** Runs a domain operation for a REST route: BAD_USER_INPUT fields come back named in the body's snake_case. */
-export async function withBodyFieldNames<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    const fields =
-      error instanceof GraphQLError && error.extensions.code === 'BAD_USER_INPUT'
-        ? (error.extensions.fields as FieldErrors | undefined)
-        : undefined;
-    if (!fields) throw error;
-    const renamedFields: FieldErrors = {};
-    for (const [path, messages] of Object.entries(fields)) (renamedFields[bodyPath(path)] ??= []).push(...messages);
-    throw new GraphQLError((error as GraphQLError).message, {
-      extensions: { ...(error as GraphQLError).extensions, fields: renamedFields },
-    });
-  }
+/** A body read for its mutation: the input it became, or why it could not become one. */
+export type ReadBody = { input: unknown; refusal?: { message: string; extensions: Record<string, unknown> } };
+
+/** How a route's body becomes the `$input` of its stored mutation, an input type of the public schema. */
+export type BodyInput = { inputType: string; read: (body: unknown) => ReadBody };
+
+/**
+ * The mutation's `$input` when the body could not be translated: no object, so the operation refuses it (422)
+ * once it has settled access (404, 401, 403), and the route answers the body's own refusal instead.
+ */
+const UNTRANSLATED = 'a body that could not be translated';
+
+function reader(inputType: string, translate: (body: unknown) => unknown): BodyInput {
+  return {
+    inputType,
+    read: (body) => {
+      try {
+        return { input: translate(body) };
+      } catch (error) {
+        if (!(error instanceof GraphQLError)) throw error;
+        return { input: UNTRANSLATED, refusal: { message: error.message, extensions: error.extensions } };
+      }
+    },
+  };
+}
+
+export const finishLessonInput = reader('FinishLessonInput', finishLessonInputFromBody);
+export const createActivityInput = reader('CreateActivityInput', activityInputFromBody);
+export const updateActivityInput = reader('UpdateActivityInput', activityInputFromBody);
+
+/**
+ * The operation's error in the body's words: an invalid input is the body's own refusal when it could not be
+ * translated, else the same error with its field paths in the body's snake_case. Other errors pass as they are.
+ */
+export function inBodyWords(error: GraphQLFormattedError, read: ReadBody): GraphQLFormattedError {
+  if (error.extensions?.code !== 'BAD_USER_INPUT') return error;
+  if (read.refusal) return read.refusal;
+  const fields = error.extensions.fields as FieldErrors | undefined;
+  if (!fields) return error;
+  const renamedFields: FieldErrors = {};
+  for (const [path, messages] of Object.entries(fields)) (renamedFields[bodyPath(path)] ??= []).push(...messages);
+  return { ...error, extensions: { ...error.extensions, fields: renamedFields } };
 }

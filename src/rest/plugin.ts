@@ -7,6 +7,7 @@ import type { RequestAuthentication } from '../http/authentication.ts';
 import { fromGraphQLError, RETRY_AFTER_SECONDS } from '../http/errors.ts';
 import type { PublicCache } from '../http/public-cache.ts';
 import { notModified, tagNow } from '../http/public-tags.ts';
+import { inBodyWords } from './bodies.ts';
 import { docsPage, openApiDocument } from './openapi.ts';
 import { routes, type RestRoute } from './routes.ts';
 
@@ -104,8 +105,11 @@ export async function restRoutes(
     });
   }
 
+  // Going in, the path and the body become the stored operation's variables; coming out, its data or its first
+  // error become the legacy answer: the only two visits a request pays to src/rest/ (docs/architecture.md).
   async function run(route: RestRoute, request: FastifyRequest): Promise<{ status: number; body: unknown }> {
-    const variables = route.variables?.({ params: request.params as Record<string, string>, body: legacyBody(request) }) ?? {};
+    const read = route.input?.read(legacyBody(request));
+    const variables = { ...route.variables?.({ params: request.params as Record<string, string> }), ...(read && { input: read.input }) };
     const contextValue = await contextFor(request);
     // Cookies and HTTP Basic are ambient: a page of another site could make the browser send them. Such a change
     // is refused by the operation's guards, after its 404 and 401 checks (src/http/ambient-credentials.ts).
@@ -115,8 +119,8 @@ export async function restRoutes(
     const response = await (tracing ? tracing.graphqlOperation(execute) : execute());
     if (response.body.kind !== 'single') throw new Error('A stored operation answered incrementally');
     const { data, errors } = response.body.singleResult;
-    if (errors?.length) return fromGraphQLError(errors[0]!);
-    const mapped = route.respond(data as never);
+    if (errors?.length) return fromGraphQLError(read ? inBodyWords(errors[0]!, read) : errors[0]!);
+    const mapped = route.respond(data);
     return mapped
       ? { status: mapped.status ?? 200, body: mapped.body }
       : fromGraphQLError({ message: '', extensions: { code: 'NOT_FOUND' } });

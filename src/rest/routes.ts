@@ -1,3 +1,7 @@
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+import { createActivityInput, finishLessonInput, updateActivityInput, type BodyInput } from './bodies.ts';
+import { graphql } from './gql/index.ts';
+import type { LegacyActivityFragment as LegacyActivity } from './gql/graphql.ts';
 import {
   activityBodySchema,
   activityResponse,
@@ -9,15 +13,11 @@ import {
   type JsonSchema,
 } from './json-schemas.ts';
 
-// The /api/v1 compatibility routes (docs/contract.md, REST routes): each one is a stored GraphQL
-// operation, the variables it takes from the request, and a mapper from the operation's data to the
-// legacy body. No domain logic: checks, rules and errors all come from the modules' operations.
+// The /api/v1 compatibility routes (docs/contract.md, REST routes): each one a stored operation of the public
+// schema (typed by codegen: src/rest/gql/), its variables from the path and the body, a mapper from its data to
+// the legacy body. No domain logic: checks, rules and errors all come from the modules' operations.
 
-export type RestRequest = {
-  params: Record<string, string>;
-  /** The body as sent: parsed JSON, the raw text when it was not JSON, or undefined when empty. */
-  body: unknown;
-};
+export type RestRequest = { params: Record<string, string> };
 
 /** `null` means the root field answered null: the resource does not exist (404). */
 export type RestResponse = { status?: number; body: unknown } | null;
@@ -40,28 +40,52 @@ export type RestRoute = {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   summary: string;
+  /** The stored operation's text. */
   operation: string;
   variables?: (request: RestRequest) => Record<string, unknown>;
-  /** Each route reads its own operation's data: typed per route, so the table takes any such function. */
-  respond: (data: never) => RestResponse;
+  /** A route that reads a body: how it becomes the operation's `$input` (src/rest/bodies.ts). */
+  input?: BodyInput;
+  respond: (data: unknown) => RestResponse;
   doc: RouteDoc;
 };
 
-type LegacyActivity = {
-  id: string;
-  uid: string;
-  name: string;
-  description: string;
-  flags: string[];
-  data: unknown;
-  supportingInfo: string | null;
-  followUpActivityId: string | null;
-  classification: { id: string; key: string; name: string } | null;
-  createdAt: string;
-  updatedAt: string;
-};
+/** Whether a document declares `$input` (a document without variables is typed `{ [key: string]: never }`). */
+type TakesInput<Variables> = string extends keyof Variables ? false : 'input' extends keyof Variables ? true : false;
 
-const legacyActivityFields = `id uid name description flags data supportingInfo followUpActivityId classification { id key name } createdAt updatedAt`;
+/** A route whose variables and mapper the type-check holds to its document; `$input` comes from the body. */
+type TypedRoute<Result, Variables> = Omit<RestRoute, 'operation' | 'variables' | 'input' | 'respond'> & {
+  /** A `graphql(`...`)` document of src/rest/gql/: its text, typed. */
+  operation: DocumentTypeDecoration<Result, Variables> & { toString(): string };
+  variables?: (request: RestRequest) => Omit<Variables, 'input'>;
+  respond: (data: Result) => RestResponse;
+} & (TakesInput<Variables> extends true ? { input: BodyInput } : { input?: never });
+
+const route = <Result, Variables>({ operation, respond, ...rest }: TypedRoute<Result, Variables>): RestRoute => ({
+  ...rest,
+  operation: operation.toString().trim(),
+  // The document's type is its answer's (codegen.ts), which Apollo gives back as it is.
+  respond: respond as (data: unknown) => RestResponse,
+});
+
+graphql(`
+  fragment LegacyActivity on Activity {
+    id
+    uid
+    name
+    description
+    flags
+    data
+    supportingInfo
+    followUpActivityId
+    classification {
+      id
+      key
+      name
+    }
+    createdAt
+    updatedAt
+  }
+`);
 
 const success = (message: string | null = null) => ({ status: 'success', message, errors: null });
 
@@ -90,16 +114,23 @@ const activityBody = (activity: LegacyActivity | null): RestResponse =>
 const activityId = { description: "The activity's uid, else its numeric id", example: '-KsL6d9-ij4oM7qMUZFm' };
 const classroomActivityId = { description: "The classroom activity's numeric id", example: '100' };
 
-const id = ({ params }: RestRequest) => ({ id: params.id });
-const idAndBody = ({ params, body }: RestRequest) => ({ id: params.id, body });
+// Only routes whose url has `:id` read it, and Fastify routes a request there only with one.
+const id = ({ params }: RestRequest) => ({ id: params.id! });
 
 export const routes: RestRoute[] = [
-  {
+  route({
     method: 'GET',
     url: '/activities/uids_and_flags',
     summary: "Every activity's uid and first flag",
-    operation: `query UidsAndFlags { activityFlags { uid flag } }`,
-    respond: (data: { activityFlags: { uid: string; flag: string | null }[] }) => ({
+    operation: graphql(`
+      query UidsAndFlags {
+        activityFlags {
+          uid
+          flag
+        }
+      }
+    `),
+    respond: (data) => ({
       body: Object.fromEntries(data.activityFlags.map(({ uid, flag }) => [uid, { flag }])),
     }),
     doc: {
@@ -107,23 +138,38 @@ export const routes: RestRoute[] = [
       response: { type: 'object', additionalProperties: object({ flag: nullable(str) }), description: 'uid → its first flag' },
       errors: [],
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     url: '/activities/:id',
     summary: 'An activity, by uid or numeric id',
-    operation: `query Activity($id: ID!) { activity(id: $id) { ${legacyActivityFields} } }`,
+    operation: graphql(`
+      query Activity($id: ID!) {
+        activity(id: $id) {
+          ...LegacyActivity
+        }
+      }
+    `),
     variables: id,
-    respond: (data: { activity: LegacyActivity | null }) => activityBody(data.activity),
+    respond: (data) => activityBody(data.activity),
     doc: { access: 'anyone', id: activityId, response: activityResponse, errors: [404] },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     url: '/activities/:id/follow_up_activity_name_and_supporting_info',
     summary: "The follow-up activity's name and the supporting-information link",
-    operation: `query FollowUpNameAndSupportingInfo($id: ID!) { activity(id: $id) { supportingInfo followUpActivity { name } } }`,
+    operation: graphql(`
+      query FollowUpNameAndSupportingInfo($id: ID!) {
+        activity(id: $id) {
+          supportingInfo
+          followUpActivity {
+            name
+          }
+        }
+      }
+    `),
     variables: id,
-    respond: (data: { activity: { supportingInfo: string | null; followUpActivity: { name: string } | null } | null }) =>
+    respond: (data) =>
       data.activity && {
         body: { follow_up_activity_name: data.activity.followUpActivity?.name ?? null, supporting_info: data.activity.supportingInfo },
       },
@@ -133,24 +179,35 @@ export const routes: RestRoute[] = [
       response: object({ follow_up_activity_name: nullable(str), supporting_info: nullable(str) }),
       errors: [404],
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     url: '/activities/:id/supporting_info',
     summary: 'The supporting-information link',
-    operation: `query SupportingInfo($id: ID!) { activity(id: $id) { supportingInfo } }`,
+    operation: graphql(`
+      query SupportingInfo($id: ID!) {
+        activity(id: $id) {
+          supportingInfo
+        }
+      }
+    `),
     variables: id,
-    respond: (data: { activity: { supportingInfo: string | null } | null }) =>
-      data.activity && { body: { supporting_info: data.activity.supportingInfo } },
+    respond: (data) => data.activity && { body: { supporting_info: data.activity.supportingInfo } },
     doc: { access: 'anyone', id: activityId, response: object({ supporting_info: nullable(str) }), errors: [404] },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     url: '/activities',
     summary: 'Create an activity (staff)',
-    operation: `mutation CreateActivity($body: RestBody) { activity: restCreateActivity(body: $body) { ${legacyActivityFields} } }`,
-    variables: ({ body }) => ({ body }),
-    respond: (data: { activity: LegacyActivity }) => activityBody(data.activity),
+    operation: graphql(`
+      mutation CreateActivity($input: CreateActivityInput!) {
+        activity: createActivity(input: $input) {
+          ...LegacyActivity
+        }
+      }
+    `),
+    input: createActivityInput,
+    respond: (data) => activityBody(data.activity),
     doc: {
       access: 'staff',
       body: {
@@ -162,14 +219,21 @@ export const routes: RestRoute[] = [
       response: activityResponse,
       errors: [400, 403, 413, 422],
     },
-  },
-  {
+  }),
+  route({
     method: 'PUT',
     url: '/activities/:id',
     summary: 'Update an activity (staff)',
-    operation: `mutation UpdateActivity($id: ID!, $body: RestBody) { activity: restUpdateActivity(id: $id, body: $body) { ${legacyActivityFields} } }`,
-    variables: idAndBody,
-    respond: (data: { activity: LegacyActivity }) => activityBody(data.activity),
+    operation: graphql(`
+      mutation UpdateActivity($id: ID!, $input: UpdateActivityInput!) {
+        activity: updateActivity(id: $id, input: $input) {
+          ...LegacyActivity
+        }
+      }
+    `),
+    variables: id,
+    input: updateActivityInput,
+    respond: (data) => activityBody(data.activity),
     doc: {
       access: 'staff',
       id: activityId,
@@ -177,12 +241,18 @@ export const routes: RestRoute[] = [
       response: activityResponse,
       errors: [400, 403, 404, 413, 422],
     },
-  },
-  {
+  }),
+  route({
     method: 'DELETE',
     url: '/activities/:id',
     summary: 'Delete an activity (staff)',
-    operation: `mutation DeleteActivity($id: ID!) { deleteActivity(id: $id) { id } }`,
+    operation: graphql(`
+      mutation DeleteActivity($id: ID!) {
+        deleteActivity(id: $id) {
+          id
+        }
+      }
+    `),
     variables: id,
     respond: () => ({ body: { meta: success('Activity Destroy Successful') } }),
     doc: {
@@ -191,22 +261,39 @@ export const routes: RestRoute[] = [
       response: object({ meta: successMeta({ const: 'Activity Destroy Successful' }) }),
       errors: [403, 404],
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     url: '/published_edition',
     summary: "Record the signed-in user's published customized lesson",
-    operation: `mutation PublishEdition { publishEdition { user { id } } }`,
+    operation: graphql(`
+      mutation PublishEdition {
+        publishEdition {
+          user {
+            id
+          }
+        }
+      }
+    `),
     respond: () => ({ body: {} }),
     doc: { access: 'signed-in', response: { type: 'object', maxProperties: 0 }, errors: [] },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     url: '/classroom_activities/:id/student_names',
     summary: 'Session uid → student name, for the visible sessions (teacher)',
-    operation: `query StudentNames($id: ID!) { classroomActivity(id: $id) { studentNames { activitySessionUid name } } }`,
+    operation: graphql(`
+      query StudentNames($id: ID!) {
+        classroomActivity(id: $id) {
+          studentNames {
+            activitySessionUid
+            name
+          }
+        }
+      }
+    `),
     variables: id,
-    respond: (data: { classroomActivity: { studentNames: { activitySessionUid: string; name: string }[] } | null }) =>
+    respond: (data) =>
       data.classroomActivity && {
         body: Object.fromEntries(data.classroomActivity.studentNames.map(({ activitySessionUid, name }) => [activitySessionUid, name])),
       },
@@ -216,35 +303,59 @@ export const routes: RestRoute[] = [
       response: { type: 'object', additionalProperties: str, description: 'session uid → student name' },
       errors: [403, 404],
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     url: '/classroom_activities/:id/teacher_and_classroom_name',
     summary: "The classroom owner's name and the classroom's name (teacher)",
-    operation: `query TeacherAndClassroomName($id: ID!) { classroomActivity(id: $id) { classroom { name teacher { name } } } }`,
+    operation: graphql(`
+      query TeacherAndClassroomName($id: ID!) {
+        classroomActivity(id: $id) {
+          classroom {
+            name
+            teacher {
+              name
+            }
+          }
+        }
+      }
+    `),
     variables: id,
-    respond: (data: { classroomActivity: { classroom: { name: string; teacher: { name: string } | null } } | null }) =>
+    respond: (data) =>
       data.classroomActivity && {
         body: { teacher: data.classroomActivity.classroom.teacher?.name ?? null, classroom: data.classroomActivity.classroom.name },
       },
     doc: { access: 'teacher', id: classroomActivityId, response: object({ teacher: nullable(str), classroom: str }), errors: [403, 404] },
-  },
-  {
+  }),
+  route({
     method: 'PUT',
     url: '/classroom_activities/:id/unpin_and_lock_activity',
     summary: 'Unpin and lock; answers the new pinned value (teacher)',
-    operation: `mutation UnpinAndLock($id: ID!) { unpinAndLock(id: $id) { pinned } }`,
+    operation: graphql(`
+      mutation UnpinAndLock($id: ID!) {
+        unpinAndLock(id: $id) {
+          pinned
+        }
+      }
+    `),
     variables: id,
-    respond: (data: { unpinAndLock: { pinned: boolean } }) => ({ body: data.unpinAndLock.pinned }),
+    respond: (data) => ({ body: data.unpinAndLock.pinned }),
     doc: { access: 'teacher', id: classroomActivityId, response: { const: false }, errors: [403, 404] },
-  },
-  {
+  }),
+  route({
     method: 'PUT',
     url: '/classroom_activities/:id/finish_lesson',
     summary: 'End the lesson (teacher); JSON or a form with a `json` field',
-    operation: `mutation FinishLesson($id: ID!, $body: RestBody) { restFinishLesson(id: $id, body: $body) { followUpUrl } }`,
-    variables: idAndBody,
-    respond: (data: { restFinishLesson: { followUpUrl: string } }) => ({ body: { follow_up_url: data.restFinishLesson.followUpUrl } }),
+    operation: graphql(`
+      mutation FinishLesson($id: ID!, $input: FinishLessonInput!) {
+        finishLesson(id: $id, input: $input) {
+          followUpUrl
+        }
+      }
+    `),
+    variables: id,
+    input: finishLessonInput,
+    respond: (data) => ({ body: { follow_up_url: data.finishLesson.followUpUrl } }),
     doc: {
       access: 'teacher',
       id: classroomActivityId,
@@ -266,5 +377,5 @@ export const routes: RestRoute[] = [
       response: object({ follow_up_url: { type: 'string', format: 'uri' } }),
       errors: [400, 403, 404, 409, 413, 422],
     },
-  },
+  }),
 ];

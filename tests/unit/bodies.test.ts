@@ -4,8 +4,9 @@ import {
   activityInputFromBody,
   bodyPath,
   finishLessonInputFromBody,
+  createActivityInput,
+  inBodyWords,
   requireJsonObject,
-  withBodyFieldNames,
 } from '../../src/rest/bodies.ts';
 
 // The REST bodies in the GraphQL inputs' words, and field paths back in the body's own (src/rest/bodies.ts).
@@ -88,19 +89,30 @@ describe('activityInputFromBody', () => {
   });
 });
 
-describe('withBodyFieldNames', () => {
-  it('renames the fields of a BAD_USER_INPUT, merging paths that become one, and passes other errors as they are', async () => {
-    const invalid = new GraphQLError('Some fields are invalid', {
+describe('inBodyWords', () => {
+  it('renames the fields of a BAD_USER_INPUT, merging paths that become one, and passes other errors as they are', () => {
+    const read = { input: {} };
+    const invalid = {
+      message: 'Some fields are invalid',
       extensions: {
         code: 'BAD_USER_INPUT',
         fields: { 'conceptResults[0].metadata.extra.a': ['x'], 'conceptResults[0].metadata.a': ['y'] },
       },
-    });
-    await expect(withBodyFieldNames(() => Promise.reject(invalid))).rejects.toMatchObject({
+    };
+    expect(inBodyWords(invalid, read)).toMatchObject({
       extensions: { code: 'BAD_USER_INPUT', fields: { 'concept_results[0].metadata.a': ['x', 'y'] } },
     });
-    const other = new GraphQLError('no', { extensions: { code: 'FORBIDDEN' } });
-    await expect(withBodyFieldNames(() => Promise.reject(other))).rejects.toBe(other);
-    await expect(withBodyFieldNames(() => Promise.resolve(7))).resolves.toBe(7);
+    const other = { message: 'no', extensions: { code: 'FORBIDDEN' } };
+    expect(inBodyWords(other, read)).toBe(other);
+    expect(inBodyWords(other, createActivityInput.read('text'))).toBe(other);
+  });
+
+  it("answers a body that could not be translated with its own refusal, in place of the operation's invalid input", () => {
+    const invalid = { message: 'Some fields are invalid', extensions: { code: 'BAD_USER_INPUT', fields: { name: ['is required'] } } };
+    expect(inBodyWords(invalid, createActivityInput.read('text')).extensions).toMatchObject({ code: 'BAD_REQUEST' });
+    expect(inBodyWords(invalid, createActivityInput.read({})).extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      fields: { activity: [expect.any(String)] },
+    });
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isPublicOperation, PUBLIC_FIELDS } from '../../src/graphql/public-documents.ts';
 import { buildSchema } from '../../src/graphql/schema.ts';
 import { routes } from '../../src/rest/routes.ts';
-import { restSchemaExtension } from '../../src/rest/schema.ts';
+import { buildRestSchema } from '../../src/rest/schema.ts';
 
 // Which operations a shared cache may keep (src/graphql/public-documents.ts): queries of the public catalogue
 // only, judged from the document through fragments, whatever their names, aliases or directives.
@@ -86,7 +86,7 @@ describe('isPublicOperation', () => {
   });
 
   it('the REST shim: the activity GETs and uids_and_flags are public, the classroom routes and every write are not', () => {
-    const restSchema = buildSchema({ extension: restSchemaExtension });
+    const restSchema = buildRestSchema();
     const judged = routes.map((route) => [`${route.method} ${route.url}`, isPublicOperation(restSchema, parse(route.operation))]);
     expect(judged.filter(([, isPublic]) => isPublic).map(([name]) => name)).toEqual([
       'GET /activities/uids_and_flags',

@@ -56,10 +56,10 @@ async function existingActivity(ctx: GraphQLContext, id: string): Promise<Activi
 /** Like the original (`before_create :flag_as_beta, unless: :flags?`): no flags, or an empty list, means beta. */
 const DEFAULT_FLAGS = ['beta'];
 
-/** Staff create an activity; `readInput` gives CreateActivityInput's shape, from the mutation or a REST body. */
-export async function createActivity(ctx: GraphQLContext, readInput: () => unknown): Promise<Activity> {
+/** Staff create an activity: CreateActivityInput's shape, checked once access is settled. */
+export async function createActivity(ctx: GraphQLContext, input: unknown): Promise<Activity> {
   assertAccess(ctx.viewer, 'activity.create');
-  const fields = parseNewActivity(readInput());
+  const fields = parseNewActivity(input);
   return inTransaction(ctx.db, async (tx) => {
     await checkReferences(tx, fields);
     return saveUnique(fields.uid, () =>
@@ -79,11 +79,11 @@ export async function createActivity(ctx: GraphQLContext, readInput: () => unkno
   });
 }
 
-/** Staff update an activity: UpdateActivityInput's shape. */
-export async function updateActivity(ctx: GraphQLContext, id: string, readInput: () => unknown): Promise<Activity> {
+/** Staff update an activity: UpdateActivityInput's shape, checked once access is settled. */
+export async function updateActivity(ctx: GraphQLContext, id: string, input: unknown): Promise<Activity> {
   const activity = await existingActivity(ctx, id);
   assertAccess(ctx.viewer, 'activity.update');
-  const { data, ...rest } = parseActivityChanges(readInput());
+  const { data, ...rest } = parseActivityChanges(input);
   return inTransaction(ctx.db, async (tx) => {
     await checkReferences(tx, rest, activity.id);
     return saveUnique(rest.uid, () =>

@@ -23,8 +23,8 @@ export const activityResolvers = {
     activityFlags: (_parent, _args, ctx) => activities.activityFlags(ctx),
   },
   Mutation: {
-    createActivity: (_parent, { input }, ctx) => activities.createActivity(ctx, () => input),
-    updateActivity: (_parent, { id, input }, ctx) => activities.updateActivity(ctx, id, () => input),
+    createActivity: (_parent, { input }, ctx) => activities.createActivity(ctx, input),
+    updateActivity: (_parent, { id, input }, ctx) => activities.updateActivity(ctx, id, input),
     deleteActivity: (_parent, { id }, ctx) => activities.deleteActivity(ctx, id),
   },
   Activity: {

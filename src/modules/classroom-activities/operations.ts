@@ -66,13 +66,11 @@ async function beforeAChange(
   return { classroomActivity: found.classroomActivity, teacher };
 }
 
-/** A teacher ends the lesson; `readInput` gives FinishLessonInput's shape, from the mutation or a REST body. */
-export async function finishLesson(ctx: GraphQLContext, id: string, readInput: () => unknown): Promise<FinishLessonPayloadMapper> {
+/** A teacher ends the lesson: FinishLessonInput's shape, checked once access is settled. */
+export async function finishLesson(ctx: GraphQLContext, id: string, input: unknown): Promise<FinishLessonPayloadMapper> {
   const { classroomActivity, teacher } = await beforeAChange(ctx, id, 'classroomActivity.finish');
-  let input: unknown;
   let command: FinishLessonCommand;
   try {
-    input = readInput();
     command = parseFinishLessonInput(input);
   } catch (error) {
     throw await withUnknownUids(ctx, classroomActivity.id, error, input);

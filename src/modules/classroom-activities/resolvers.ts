@@ -50,7 +50,7 @@ export const classroomActivityResolvers = {
     classroomActivity: (_parent, { id }, ctx, info) => classroomActivities.readForTeacher(ctx, id, readOf(info)),
   },
   Mutation: {
-    finishLesson: (_parent, { id, input }, ctx) => classroomActivities.finishLesson(ctx, id, () => input),
+    finishLesson: (_parent, { id, input }, ctx) => classroomActivities.finishLesson(ctx, id, input),
     unpinAndLock: (_parent, { id }, ctx) => classroomActivities.unpinAndLock(ctx, id),
     launchLesson: (_parent, { id }, ctx) => classroomActivities.launchLesson(ctx, id),
   },

@@ -449,7 +449,7 @@ describe('Mutation.deleteActivity', () => {
 });
 
 describe('the public schema', () => {
-  // The REST shim's own mutations (src/rest/schema.ts) run only behind /api/v1: GraphQL clients never see them.
+  // The REST shim runs the public mutations (src/rest/schema.ts): nothing in the public schema is there for its sake.
   it('offers no mutation that exists only for the /api/v1 routes', async () => {
     const answer = await gateway.graphql(graphql(`query SchemaNames { __schema { mutationType { fields { name } } types { name } } }`));
     const mutations = answer.data!.__schema.mutationType!.fields!.map((field) => field.name);
