@@ -37,6 +37,3 @@ export type RequestContext = {
   /** On an event stream's subscription only. */
   eventStream?: EventStreamIds;
 };
-
-/** @deprecated The old name of RequestContext, kept while the files that use it are being changed elsewhere. */
-export type GraphQLContext = RequestContext;

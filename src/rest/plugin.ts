@@ -1,6 +1,6 @@
 import type { ApolloServer } from '@apollo/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { GraphQLContext } from '../modules/context.ts';
+import type { RequestContext } from '../modules/context.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
 import { viewerOfWrite } from '../http/ambient-credentials.ts';
 import type { RequestAuthentication } from '../http/authentication.ts';
@@ -12,8 +12,8 @@ import { docsPage, openApiDocument } from './openapi.ts';
 import { routes, type RestRoute } from './routes.ts';
 
 export type RestOptions = {
-  apollo: ApolloServer<GraphQLContext>;
-  contextFor: (request: FastifyRequest) => Promise<GraphQLContext>;
+  apollo: ApolloServer<RequestContext>;
+  contextFor: (request: FastifyRequest) => Promise<RequestContext>;
   /** Who is calling (src/http/authentication.ts): a write an ambient credential authenticated must come from a trusted origin. */
   authentication: RequestAuthentication;
   corsOrigins: readonly string[];

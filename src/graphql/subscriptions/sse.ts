@@ -10,7 +10,7 @@ import { ambientFromForeignOrigin } from '../../http/ambient-credentials.ts';
 import type { RequestAuthentication } from '../../http/authentication.ts';
 import { endUnanswered, spreadOver } from '../../http/drain.ts';
 import { RETRY_AFTER_SECONDS } from '../../http/errors.ts';
-import type { EventStreamIds, GraphQLContext } from '../../modules/context.ts';
+import type { EventStreamIds, RequestContext } from '../../modules/context.ts';
 import { refuseAsCsrf, refusedAsCsrfOnStream } from '../csrf.ts';
 import { stoppable } from './iterators.ts';
 import { countedAs } from './per-caller.ts';
@@ -77,7 +77,7 @@ export function createServerSentEvents(
   const open = new Set<Stream>();
   let closing = false;
 
-  const handleProtocol = createHandler<FastifyRequest, undefined, GraphQLContext>({
+  const handleProtocol = createHandler<FastifyRequest, undefined, RequestContext>({
     // Distinct connections only: no request reserves a stream for later operations.
     authenticate: () => null,
     // What runs is what was checked: the request's fields as operationFields read them, which are all
@@ -87,8 +87,8 @@ export function createServerSentEvents(
       const prepared = service.prepare(stream.fields, stream.viewer, TRANSPORT);
       if (!Array.isArray(prepared)) {
         // Ids in and out: a Last-Event-ID resumes the subscription, each event's id goes out as `id:`.
-        (prepared.contextValue as GraphQLContext).eventStream = stream.ids;
-        return prepared as typeof prepared & { contextValue: GraphQLContext };
+        (prepared.contextValue as RequestContext).eventStream = stream.ids;
+        return prepared as typeof prepared & { contextValue: RequestContext };
       }
       return [
         JSON.stringify({ errors: service.format(prepared) }),

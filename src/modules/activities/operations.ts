@@ -5,7 +5,7 @@ import { newUid } from '../../core/uids.ts';
 import { parseNumericId } from '../../core/validation.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
 import { Prisma, type Activity } from '../../generated/prisma/client.ts';
-import type { GraphQLContext } from '../context.ts';
+import type { RequestContext } from '../context.ts';
 import { parseActivityChanges, parseNewActivity, type ActivityFields } from './activity.input.ts';
 import { activityById, activityByUid } from './loaders.ts';
 import type { ActivityMapper } from './mappers.ts';
@@ -15,7 +15,7 @@ import { findActivity, pageOfActivities, uidsAndFlags, type PageArgs } from './r
 // is still 401), staff write them. Each write settles access (404, 401, 403) before it reads its input.
 
 /** An activity by uid or numeric id, else null. */
-export async function readActivity(ctx: GraphQLContext, id: string): Promise<ActivityMapper | null> {
+export async function readActivity(ctx: RequestContext, id: string): Promise<ActivityMapper | null> {
   const activity = await findActivity(ctx.read, id);
   if (activity) assertAccess(ctx.viewer, 'activity.read');
   return activity;
@@ -25,7 +25,7 @@ export async function readActivity(ctx: GraphQLContext, id: string): Promise<Act
  * An activity a supergraph names by its `id` or its `uid` (src/modules/activities/entities.ts), as the root
  * field reads it: anyone may, a wrong credential may not; null when unknown. Batched: one statement per key kind.
  */
-export async function activityByKey(ctx: GraphQLContext, key: { id?: unknown; uid?: unknown }): Promise<ActivityMapper | null> {
+export async function activityByKey(ctx: RequestContext, key: { id?: unknown; uid?: unknown }): Promise<ActivityMapper | null> {
   const id = typeof key.id === 'string' || typeof key.id === 'number' ? parseNumericId(key.id) : null;
   const activity =
     id !== null
@@ -37,17 +37,17 @@ export async function activityByKey(ctx: GraphQLContext, key: { id?: unknown; ui
   return activity;
 }
 
-export function listActivities(ctx: GraphQLContext, args: PageArgs, options: { withCount: boolean }) {
+export function listActivities(ctx: RequestContext, args: PageArgs, options: { withCount: boolean }) {
   assertAccess(ctx.viewer, 'activity.read');
   return pageOfActivities(ctx.read, args, options);
 }
 
-export function activityFlags(ctx: GraphQLContext) {
+export function activityFlags(ctx: RequestContext) {
   assertAccess(ctx.viewer, 'activity.read');
   return uidsAndFlags(ctx.read);
 }
 
-async function existingActivity(ctx: GraphQLContext, id: string): Promise<ActivityMapper> {
+async function existingActivity(ctx: RequestContext, id: string): Promise<ActivityMapper> {
   const activity = await findActivity(ctx.read, id);
   if (!activity) throw notFound();
   return activity;
@@ -57,7 +57,7 @@ async function existingActivity(ctx: GraphQLContext, id: string): Promise<Activi
 const DEFAULT_FLAGS = ['beta'];
 
 /** Staff create an activity: CreateActivityInput's shape, checked once access is settled. */
-export async function createActivity(ctx: GraphQLContext, input: unknown): Promise<Activity> {
+export async function createActivity(ctx: RequestContext, input: unknown): Promise<Activity> {
   assertAccess(ctx.viewer, 'activity.create');
   const fields = parseNewActivity(input);
   return inTransaction(ctx.db, async (tx) => {
@@ -80,7 +80,7 @@ export async function createActivity(ctx: GraphQLContext, input: unknown): Promi
 }
 
 /** Staff update an activity: UpdateActivityInput's shape, checked once access is settled. */
-export async function updateActivity(ctx: GraphQLContext, id: string, input: unknown): Promise<Activity> {
+export async function updateActivity(ctx: RequestContext, id: string, input: unknown): Promise<Activity> {
   const activity = await existingActivity(ctx, id);
   assertAccess(ctx.viewer, 'activity.update');
   const { data, ...rest } = parseActivityChanges(input);
@@ -95,7 +95,7 @@ export async function updateActivity(ctx: GraphQLContext, id: string, input: unk
   });
 }
 
-export async function deleteActivity(ctx: GraphQLContext, id: string): Promise<{ id: number }> {
+export async function deleteActivity(ctx: RequestContext, id: string): Promise<{ id: number }> {
   const activity = await existingActivity(ctx, id);
   assertAccess(ctx.viewer, 'activity.delete');
   await inTransaction(ctx.db, (tx) => tx.activity.delete({ where: { id: activity.id } }));

@@ -1,12 +1,11 @@
 import { GraphQLError } from 'graphql';
 import { assertAccess, type Action } from '../../auth/access.ts';
-import { requireUser } from '../../auth/guards.ts';
 import type { Viewer } from '../../auth/viewer.ts';
-import { badUserInput, forbidden, lessonEventsExpired, notFound, type FieldErrors } from '../../core/errors.ts';
+import { badUserInput, lessonEventsExpired, notFound, type FieldErrors } from '../../core/errors.ts';
 import { parseNumericId } from '../../core/validation.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { ClassroomActivity, User } from '../../generated/prisma/client.ts';
-import type { GraphQLContext } from '../context.ts';
+import type { RequestContext } from '../context.ts';
 import { finishInTransaction, lookUpReferences } from './finish-lesson.ts';
 import { parseFinishLessonInput, uidReferences, type FinishLessonCommand } from './finish-lesson.input.ts';
 import { launchLesson as launch, unpinAndLock as lock } from './launch-and-lock.ts';
@@ -36,14 +35,14 @@ const viewerIdOf = (viewer: Viewer) => (viewer.kind === 'user' ? viewer.user.id 
 type TeacherAction = Extract<Action, `classroomActivity.${string}`>;
 
 /** What the read brought along goes to the loaders: the fields that read it next cost no statement. */
-function primeLoaders(ctx: GraphQLContext, { classroomActivity, classroom, owner, unit }: ClassroomActivityRead): void {
+function primeLoaders(ctx: RequestContext, { classroomActivity, classroom, owner, unit }: ClassroomActivityRead): void {
   if (classroom) classroomById(ctx).prime(classroom.id, classroom);
   if (owner !== undefined) ownerByClassroomId(ctx).prime(classroomActivity.classroomId, owner);
   if (unit) unitById(ctx).prime(unit.id, unit);
 }
 
 /** The classroom activity as its teacher reads it, with what `planned` brings; null when unknown or hidden. */
-export async function readForTeacher(ctx: GraphQLContext, id: string, planned: PlannedRead): Promise<ClassroomActivityMapper | null> {
+export async function readForTeacher(ctx: RequestContext, id: string, planned: PlannedRead): Promise<ClassroomActivityMapper | null> {
   const numericId = parseNumericId(id);
   if (numericId !== null) ctx.readsClassroomActivity?.(numericId);
   const found = await readClassroomActivity(ctx.read, id, viewerIdOf(ctx.viewer), planned);
@@ -55,7 +54,7 @@ export async function readForTeacher(ctx: GraphQLContext, id: string, planned: P
 
 /** The classroom activity a teacher is about to change, else NOT_FOUND, UNAUTHENTICATED or FORBIDDEN. */
 async function beforeAChange(
-  ctx: GraphQLContext,
+  ctx: RequestContext,
   id: string,
   action: TeacherAction,
 ): Promise<{ classroomActivity: ClassroomActivity; teacher: User }> {
@@ -67,7 +66,7 @@ async function beforeAChange(
 }
 
 /** A teacher ends the lesson: FinishLessonInput's shape, checked once access is settled. */
-export async function finishLesson(ctx: GraphQLContext, id: string, input: unknown): Promise<FinishLessonPayloadMapper> {
+export async function finishLesson(ctx: RequestContext, id: string, input: unknown): Promise<FinishLessonPayloadMapper> {
   const { classroomActivity, teacher } = await beforeAChange(ctx, id, 'classroomActivity.finish');
   let command: FinishLessonCommand;
   try {
@@ -84,7 +83,7 @@ export async function finishLesson(ctx: GraphQLContext, id: string, input: unkno
  * A 422 names every offender (docs/contract.md, finish_lesson): when the input is malformed, the uids that
  * name no visible session of this classroom activity, or no concept, are added to the malformed fields.
  */
-async function withUnknownUids(ctx: GraphQLContext, classroomActivityId: number, error: unknown, input: unknown): Promise<unknown> {
+async function withUnknownUids(ctx: RequestContext, classroomActivityId: number, error: unknown, input: unknown): Promise<unknown> {
   if (!(error instanceof GraphQLError) || error.extensions.code !== 'BAD_USER_INPUT') return error;
   const references = uidReferences(input);
   if (references.length === 0) return error;
@@ -93,12 +92,12 @@ async function withUnknownUids(ctx: GraphQLContext, classroomActivityId: number,
   return badUserInput({ ...(error.extensions.fields as FieldErrors), ...errors }, error.message);
 }
 
-export async function unpinAndLock(ctx: GraphQLContext, id: string): Promise<ClassroomActivity> {
+export async function unpinAndLock(ctx: RequestContext, id: string): Promise<ClassroomActivity> {
   const { classroomActivity } = await beforeAChange(ctx, id, 'classroomActivity.unpinAndLock');
   return inTransaction(ctx.db, (tx) => lock(tx, classroomActivity.id));
 }
 
-export async function launchLesson(ctx: GraphQLContext, id: string): Promise<ClassroomActivity> {
+export async function launchLesson(ctx: RequestContext, id: string): Promise<ClassroomActivity> {
   const { classroomActivity } = await beforeAChange(ctx, id, 'classroomActivity.launch');
   return inTransaction(ctx.db, (tx) => launch(tx, classroomActivity));
 }
@@ -108,7 +107,7 @@ export async function launchLesson(ctx: GraphQLContext, id: string): Promise<Cla
  * root field reads it: null when unknown or hidden, UNAUTHENTICATED or FORBIDDEN unless the viewer teaches
  * its classroom. Batched: one statement for all the representations of a request.
  */
-export async function classroomActivityById(ctx: GraphQLContext, id: unknown): Promise<ClassroomActivityMapper | null> {
+export async function classroomActivityById(ctx: RequestContext, id: unknown): Promise<ClassroomActivityMapper | null> {
   const numericId = typeof id === 'string' || typeof id === 'number' ? parseNumericId(id) : null;
   if (numericId !== null) ctx.readsClassroomActivity?.(numericId);
   const found = numericId === null ? null : await classroomActivityReadById(ctx).load(numericId);
@@ -123,7 +122,7 @@ export async function classroomActivityById(ctx: GraphQLContext, id: unknown): P
  * position: every event committed after that read arrives live, and those before it are the replay's.
  */
 export async function followLesson(
-  ctx: GraphQLContext,
+  ctx: RequestContext,
   id: string,
   after: string | null | undefined,
 ): Promise<AsyncIterableIterator<LessonEventMessage>> {
@@ -133,8 +132,7 @@ export async function followLesson(
   try {
     const found = await readClassroomActivity(ctx.read, id, viewerIdOf(ctx.viewer), FOR_A_FOLLOWER);
     if (!found) throw notFound();
-    requireUser(ctx.viewer);
-    if (!found.viewerFollows) throw forbidden('Only the teachers and students of this lesson may follow it');
+    assertAccess(ctx.viewer, 'lesson.follow', found);
     const latest = found.classroomActivity.lessonEventPosition;
     // A stream's Last-Event-ID is later than the `after` in the URL its EventSource reconnects to.
     const cursor = ctx.eventStream?.lastEventId ?? after;

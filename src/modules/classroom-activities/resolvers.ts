@@ -2,7 +2,7 @@ import { planOncePerOperation, selectionAt } from '../look-ahead.ts';
 import type { Strict } from '../../core/strict.ts';
 import type { Classroom, Concept, Unit } from '../../generated/prisma/client.ts';
 import { activityById } from '../activities/loaders.ts';
-import type { GraphQLContext } from '../context.ts';
+import type { RequestContext } from '../context.ts';
 import type {
   ActivitySessionResolvers,
   ClassroomActivityResolvers,
@@ -32,14 +32,14 @@ import { plannedRead } from './read.ts';
 const readOf = planOncePerOperation((info) => plannedRead(readPlanOf(selectionAt(info), info.fragments)));
 
 /** The sessions the classroom activity's own read brought along, else its loader's. */
-const sessionsOf = (classroomActivity: ClassroomActivityMapper, ctx: GraphQLContext) =>
+const sessionsOf = (classroomActivity: ClassroomActivityMapper, ctx: RequestContext) =>
   classroomActivity.sessions ?? sessionsByClassroomActivityId(ctx).load(classroomActivity.id);
 
 export const classroomActivityResolvers = {
   Subscription: {
     lessonEvents: {
       subscribe: (_parent, { classroomActivityId, after }, ctx) => classroomActivities.followLesson(ctx, classroomActivityId, after),
-      resolve: (event: LessonEventMessage, _args: unknown, ctx: GraphQLContext) => {
+      resolve: (event: LessonEventMessage, _args: unknown, ctx: RequestContext) => {
         // An event stream writes the id of the event it sends (src/graphql/subscriptions/sse.ts).
         if (ctx.eventStream) ctx.eventStream.eventId = lessonEventId(event.classroomActivityId, event.position);
         return event;
