@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 
 /** One event as the subscribers ask for it. */
 export type LessonEvent = {
+  id: string;
   kind: 'LAUNCHED' | 'LOCKED' | 'FINISHED';
   classroomActivityId: string;
   locked: boolean;
@@ -18,14 +19,13 @@ export type LessonEvent = {
   at: string;
 };
 
-// Once events carry their id (SPEC §12), ask for it here, declare `$after: ID` and pass it on (resumeAfter).
-const FOLLOW = `subscription Follow($id: ID!) {
-  lessonEvents(classroomActivityId: $id) { kind classroomActivityId locked pinned completed followUpUrl at }
+const FOLLOW = `subscription Follow($id: ID!, $after: ID) {
+  lessonEvents(classroomActivityId: $id, after: $after) { id kind classroomActivityId locked pinned completed followUpUrl at }
 }`;
 
-/** The variables of a (re)subscription after `last`, the last event received: where resuming goes. */
-function resumeAfter(id: string, _last: LessonEvent | undefined): Record<string, unknown> {
-  return { id };
+/** The variables of a (re)subscription after `last`, the last event received: where resuming goes (SPEC §12). */
+function resumeAfter(id: string, last: LessonEvent | undefined): Record<string, unknown> {
+  return { id, after: last?.id };
 }
 
 export async function freePort(): Promise<number> {
@@ -36,11 +36,14 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** Each answers with the lesson's cursor as the change left it: the id of the event it committed (SPEC §12). */
 const MUTATIONS = {
-  launchLesson: 'mutation Launch($id: ID!) { launchLesson(id: $id) { id } }',
-  unpinAndLock: 'mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }',
-  finishLesson: 'mutation Finish($id: ID!) { finishLesson(id: $id, input: { followUp: true }) { followUpUrl } }',
+  launchLesson: 'mutation Launch($id: ID!) { launchLesson(id: $id) { lessonEventCursor } }',
+  unpinAndLock: 'mutation Lock($id: ID!) { unpinAndLock(id: $id) { lessonEventCursor } }',
+  finishLesson:
+    'mutation Finish($id: ID!) { finishLesson(id: $id, input: { followUp: true }) { classroomActivity { lessonEventCursor } } }',
 };
+type Changed = { lessonEventCursor?: string; classroomActivity?: { lessonEventCursor: string } };
 /** The event each mutation commits (SPEC §7). */
 const KIND_OF: Record<keyof typeof MUTATIONS, LessonEvent['kind']> = {
   launchLesson: 'LAUNCHED',
@@ -52,8 +55,8 @@ const READ = 'query Lesson($id: ID!) { classroomActivity(id: $id) { id locked pi
 /** Requests through the balancer, counted; each that did not get a clean 200 is a failure, described. */
 export class Tally {
   reads = 0;
-  /** The mutations that succeeded, in order (one writer: commit order). */
-  readonly changes: (keyof typeof MUTATIONS)[] = [];
+  /** The events the successful mutations committed, in order (one writer: commit order). */
+  readonly changes: Pick<LessonEvent, 'id' | 'kind'>[] = [];
   readonly failures: string[] = [];
   readonly #origin: string;
   readonly #headers: Record<string, string>;
@@ -61,11 +64,6 @@ export class Tally {
   constructor(origin: string, token: string) {
     this.#origin = origin;
     this.#headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  }
-
-  /** The kinds of the events the successful mutations committed, in commit order. */
-  committedKinds(): LessonEvent['kind'][] {
-    return this.changes.map((mutation) => KIND_OF[mutation]);
   }
 
   /** A read over REST or GraphQL. */
@@ -77,16 +75,20 @@ export class Tally {
   }
 
   async change(mutation: keyof typeof MUTATIONS, lesson: string): Promise<void> {
-    if (await this.#graphql(mutation, MUTATIONS[mutation], lesson)) this.changes.push(mutation);
+    const data = (await this.#graphql(mutation, MUTATIONS[mutation], lesson)) as Record<string, Changed> | undefined;
+    const changed = data?.[mutation];
+    const id = changed?.lessonEventCursor ?? changed?.classroomActivity?.lessonEventCursor;
+    if (id !== undefined) this.changes.push({ id, kind: KIND_OF[mutation] });
   }
 
-  async #graphql(label: string, query: string, id: string): Promise<boolean> {
+  /** The answer's data, or undefined when it failed (tallied). */
+  async #graphql(label: string, query: string, id: string): Promise<unknown> {
     const body = JSON.stringify({ query, variables: { id } });
     const answer = await this.#ask(label, '/graphql', { method: 'POST', headers: this.#headers, body });
-    if (answer === undefined) return false;
-    const { errors } = JSON.parse(answer) as { errors?: unknown[] };
+    if (answer === undefined) return undefined;
+    const { data, errors } = JSON.parse(answer) as { data?: unknown; errors?: unknown[] };
     if (errors) this.failures.push(`${label}: ${JSON.stringify(errors).slice(0, 300)}`);
-    return !errors;
+    return errors ? undefined : data;
   }
 
   async #ask(label: string, path: string, init: RequestInit): Promise<string | undefined> {
@@ -174,8 +176,8 @@ export function followLessonOverSocket(wsUrl: string, { id, token }: { id: strin
 }
 
 /**
- * Follows the lesson over event streams as a browser's EventSource does (GET, the document in the URL),
- * subscribing again when a stream ends; it sends `Last-Event-ID` once the server gives events an `id:`.
+ * Follows the lesson over event streams as a browser's EventSource does (GET, the document in the URL, the
+ * same each time), subscribing again when a stream ends with the last `id:` it got as `Last-Event-ID`.
  */
 export function followLessonOverStream(streamUrl: string, { id, token }: { id: string; token: string }): Subscriber {
   let current: ClientRequest | undefined;
@@ -185,7 +187,8 @@ export function followLessonOverStream(streamUrl: string, { id, token }: { id: s
       new Promise<void>((resolve) => {
         const target = new URL(streamUrl);
         target.searchParams.set('query', FOLLOW);
-        target.searchParams.set('variables', JSON.stringify(resumeAfter(id, state.events.at(-1))));
+        // As an EventSource's URL, the same every time: the header alone says where to resume.
+        target.searchParams.set('variables', JSON.stringify({ id }));
         const headers = {
           accept: 'text/event-stream',
           authorization: `Bearer ${token}`,
@@ -234,15 +237,4 @@ function parseMessage(block: string): { event?: string; data: string; id?: strin
     else if (field === 'id') message.id = value;
   }
   return message;
-}
-
-/** Whether `part` is `whole` with some items left out (none added, none moved). */
-export function isSubsequence<T>(part: readonly T[], whole: readonly T[]): boolean {
-  let at = 0;
-  for (const item of part) {
-    while (at < whole.length && whole[at] !== item) at += 1;
-    if (at === whole.length) return false;
-    at += 1;
-  }
-  return true;
 }
