@@ -23,9 +23,12 @@ const FOLLOW = `subscription Follow($id: ID!, $after: ID) {
   lessonEvents(classroomActivityId: $id, after: $after) { id kind classroomActivityId locked pinned completed followUpUrl at }
 }`;
 
+/** A lesson to follow, as its teacher, from `after`: its cursor read with its state (README, How to never miss an event). */
+export type Followed = { id: string; token: string; after: string };
+
 /** The variables of a (re)subscription after `last`, the last event received: where resuming goes (SPEC §12). */
-function resumeAfter(id: string, last: LessonEvent | undefined): Record<string, unknown> {
-  return { id, after: last?.id };
+function resumeAfter({ id, after }: Followed, last: LessonEvent | undefined): Record<string, unknown> {
+  return { id, after: last?.id ?? after };
 }
 
 export async function freePort(): Promise<number> {
@@ -51,6 +54,7 @@ const KIND_OF: Record<keyof typeof MUTATIONS, LessonEvent['kind']> = {
   finishLesson: 'FINISHED',
 };
 const READ = 'query Lesson($id: ID!) { classroomActivity(id: $id) { id locked pinned completed assignedStudentIds } }';
+const CURSOR = 'query Cursor($id: ID!) { classroomActivity(id: $id) { lessonEventCursor } }';
 
 /** Requests through the balancer, counted; each that did not get a clean 200 is a failure, described. */
 export class Tally {
@@ -72,6 +76,13 @@ export class Tally {
     if (face === 'rest')
       await this.#ask(`GET student_names`, `/api/v1/classroom_activities/${lesson}/student_names`, { headers: this.#headers });
     else await this.#graphql('read', READ, lesson);
+  }
+
+  /** The lesson's cursor: where a subscriber that has the lesson's state now starts. */
+  async cursor(lesson: string): Promise<string> {
+    const data = (await this.#graphql('cursor', CURSOR, lesson)) as { classroomActivity: { lessonEventCursor: string } } | undefined;
+    if (!data) throw new Error(`no cursor: ${this.failures.join('; ')}`);
+    return data.classroomActivity.lessonEventCursor;
   }
 
   async change(mutation: keyof typeof MUTATIONS, lesson: string): Promise<void> {
@@ -142,7 +153,7 @@ function resubscribing(once: (state: SubscriberState) => Promise<void>, cancel: 
 type SubscriberState = { events: LessonEvent[]; failures: string[]; connections: number; stopped: boolean };
 
 /** Follows the lesson over graphql-ws, one socket at a time (its library's retry off: this loop subscribes again). */
-export function followLessonOverSocket(wsUrl: string, { id, token }: { id: string; token: string }): Subscriber {
+export function followLessonOverSocket(wsUrl: string, followed: Followed): Subscriber {
   let client: Client | undefined;
   return resubscribing(
     async (state) => {
@@ -150,12 +161,12 @@ export function followLessonOverSocket(wsUrl: string, { id, token }: { id: strin
         url: wsUrl,
         webSocketImpl: WebSocket,
         retryAttempts: 0,
-        connectionParams: { authorization: `Bearer ${token}` },
+        connectionParams: { authorization: `Bearer ${followed.token}` },
         on: { connected: () => void (state.connections += 1) },
       });
       const ended = await new Promise<unknown>((resolve) => {
         client!.subscribe<{ lessonEvents: LessonEvent }>(
-          { query: FOLLOW, variables: resumeAfter(id, state.events.at(-1)) },
+          { query: FOLLOW, variables: resumeAfter(followed, state.events.at(-1)) },
           {
             next: (result) => {
               if (result.errors) state.failures.push(`socket: ${JSON.stringify(result.errors).slice(0, 300)}`);
@@ -179,7 +190,7 @@ export function followLessonOverSocket(wsUrl: string, { id, token }: { id: strin
  * Follows the lesson over event streams as a browser's EventSource does (GET, the document in the URL, the
  * same each time), subscribing again when a stream ends with the last `id:` it got as `Last-Event-ID`.
  */
-export function followLessonOverStream(streamUrl: string, { id, token }: { id: string; token: string }): Subscriber {
+export function followLessonOverStream(streamUrl: string, { id, token, after }: Followed): Subscriber {
   let current: ClientRequest | undefined;
   let lastEventId: string | undefined;
   return resubscribing(
@@ -187,8 +198,8 @@ export function followLessonOverStream(streamUrl: string, { id, token }: { id: s
       new Promise<void>((resolve) => {
         const target = new URL(streamUrl);
         target.searchParams.set('query', FOLLOW);
-        // As an EventSource's URL, the same every time: the header alone says where to resume.
-        target.searchParams.set('variables', JSON.stringify({ id }));
+        // As an EventSource's URL, the same every time: once there is one, the header says where to resume.
+        target.searchParams.set('variables', JSON.stringify({ id, after }));
         const headers = {
           accept: 'text/event-stream',
           authorization: `Bearer ${token}`,

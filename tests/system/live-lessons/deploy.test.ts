@@ -134,7 +134,8 @@ describe.skipIf(!onServer || !haproxyExecutable())(`a rolling deploy behind HAPr
     const front = haproxy.origin;
     const tally = new Tally(front, token);
 
-    const followed = { id: lesson, token };
+    // The subscribers start from the lesson's cursor, as a client that has just read its state does.
+    const followed = { id: lesson, token, after: await tally.cursor(lesson) };
     for (let i = 0; i < SOCKET_SUBSCRIBERS; i += 1)
       subscribers.push(followLessonOverSocket(`ws://127.0.0.1:${haproxy.port}/graphql`, followed));
     for (let i = 0; i < STREAM_SUBSCRIBERS; i += 1) subscribers.push(followLessonOverStream(`${front}/graphql/stream`, followed));
