@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 
 // The clients of tests/system/live-lessons/deploy.test.ts, as a school's would behave through a deploy: readers
 // and a teacher whose every request is tallied (a failure is any answer but a clean 200), and subscribers that
-// subscribe again whenever their socket or stream ends, keeping every event they got, in order.
+// subscribe again after the last event they got whenever their socket or stream ends, keeping every event, in order.
 
 /** One event as the subscribers ask for it. */
 export type LessonEvent = {
