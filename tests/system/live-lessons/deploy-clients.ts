@@ -5,10 +5,11 @@ import WebSocket from 'ws';
 
 // The clients of tests/system/live-lessons/deploy.test.ts, as a school's would behave through a deploy: readers
 // and a teacher whose every request is tallied (a failure is any answer but a clean 200), and subscribers that
-// subscribe again whenever their socket or stream ends, keeping every event they got, in order.
+// subscribe again after the last event they got whenever their socket or stream ends, keeping every event, in order.
 
 /** One event as the subscribers ask for it. */
 export type LessonEvent = {
+  id: string;
   kind: 'LAUNCHED' | 'LOCKED' | 'FINISHED';
   classroomActivityId: string;
   locked: boolean;
@@ -18,14 +19,16 @@ export type LessonEvent = {
   at: string;
 };
 
-// Once events carry their id (SPEC §12), ask for it here, declare `$after: ID` and pass it on (resumeAfter).
-const FOLLOW = `subscription Follow($id: ID!) {
-  lessonEvents(classroomActivityId: $id) { kind classroomActivityId locked pinned completed followUpUrl at }
+const FOLLOW = `subscription Follow($id: ID!, $after: ID) {
+  lessonEvents(classroomActivityId: $id, after: $after) { id kind classroomActivityId locked pinned completed followUpUrl at }
 }`;
 
-/** The variables of a (re)subscription after `last`, the last event received: where resuming goes. */
-function resumeAfter(id: string, _last: LessonEvent | undefined): Record<string, unknown> {
-  return { id };
+/** A lesson to follow, as its teacher, from `after`: its cursor read with its state (README, How to never miss an event). */
+export type Followed = { id: string; token: string; after: string };
+
+/** The variables of a (re)subscription after `last`, the last event received: where resuming goes (SPEC §12). */
+function resumeAfter({ id, after }: Followed, last: LessonEvent | undefined): Record<string, unknown> {
+  return { id, after: last?.id ?? after };
 }
 
 export async function freePort(): Promise<number> {
@@ -36,11 +39,14 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** Each answers with the lesson's cursor as the change left it: the id of the event it committed (SPEC §12). */
 const MUTATIONS = {
-  launchLesson: 'mutation Launch($id: ID!) { launchLesson(id: $id) { id } }',
-  unpinAndLock: 'mutation Lock($id: ID!) { unpinAndLock(id: $id) { id } }',
-  finishLesson: 'mutation Finish($id: ID!) { finishLesson(id: $id, input: { followUp: true }) { followUpUrl } }',
+  launchLesson: 'mutation Launch($id: ID!) { launchLesson(id: $id) { lessonEventCursor } }',
+  unpinAndLock: 'mutation Lock($id: ID!) { unpinAndLock(id: $id) { lessonEventCursor } }',
+  finishLesson:
+    'mutation Finish($id: ID!) { finishLesson(id: $id, input: { followUp: true }) { classroomActivity { lessonEventCursor } } }',
 };
+type Changed = { lessonEventCursor?: string; classroomActivity?: { lessonEventCursor: string } };
 /** The event each mutation commits (SPEC §7). */
 const KIND_OF: Record<keyof typeof MUTATIONS, LessonEvent['kind']> = {
   launchLesson: 'LAUNCHED',
@@ -48,12 +54,13 @@ const KIND_OF: Record<keyof typeof MUTATIONS, LessonEvent['kind']> = {
   finishLesson: 'FINISHED',
 };
 const READ = 'query Lesson($id: ID!) { classroomActivity(id: $id) { id locked pinned completed assignedStudentIds } }';
+const CURSOR = 'query Cursor($id: ID!) { classroomActivity(id: $id) { lessonEventCursor } }';
 
 /** Requests through the balancer, counted; each that did not get a clean 200 is a failure, described. */
 export class Tally {
   reads = 0;
-  /** The mutations that succeeded, in order (one writer: commit order). */
-  readonly changes: (keyof typeof MUTATIONS)[] = [];
+  /** The events the successful mutations committed, in order (one writer: commit order). */
+  readonly changes: Pick<LessonEvent, 'id' | 'kind'>[] = [];
   readonly failures: string[] = [];
   readonly #origin: string;
   readonly #headers: Record<string, string>;
@@ -61,11 +68,6 @@ export class Tally {
   constructor(origin: string, token: string) {
     this.#origin = origin;
     this.#headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  }
-
-  /** The kinds of the events the successful mutations committed, in commit order. */
-  committedKinds(): LessonEvent['kind'][] {
-    return this.changes.map((mutation) => KIND_OF[mutation]);
   }
 
   /** A read over REST or GraphQL. */
@@ -76,17 +78,28 @@ export class Tally {
     else await this.#graphql('read', READ, lesson);
   }
 
-  async change(mutation: keyof typeof MUTATIONS, lesson: string): Promise<void> {
-    if (await this.#graphql(mutation, MUTATIONS[mutation], lesson)) this.changes.push(mutation);
+  /** The lesson's cursor: where a subscriber that has the lesson's state now starts. */
+  async cursor(lesson: string): Promise<string> {
+    const data = (await this.#graphql('cursor', CURSOR, lesson)) as { classroomActivity: { lessonEventCursor: string } } | undefined;
+    if (!data) throw new Error(`no cursor: ${this.failures.join('; ')}`);
+    return data.classroomActivity.lessonEventCursor;
   }
 
-  async #graphql(label: string, query: string, id: string): Promise<boolean> {
+  async change(mutation: keyof typeof MUTATIONS, lesson: string): Promise<void> {
+    const data = (await this.#graphql(mutation, MUTATIONS[mutation], lesson)) as Record<string, Changed> | undefined;
+    const changed = data?.[mutation];
+    const id = changed?.lessonEventCursor ?? changed?.classroomActivity?.lessonEventCursor;
+    if (id !== undefined) this.changes.push({ id, kind: KIND_OF[mutation] });
+  }
+
+  /** The answer's data, or undefined when it failed (tallied). */
+  async #graphql(label: string, query: string, id: string): Promise<unknown> {
     const body = JSON.stringify({ query, variables: { id } });
     const answer = await this.#ask(label, '/graphql', { method: 'POST', headers: this.#headers, body });
-    if (answer === undefined) return false;
-    const { errors } = JSON.parse(answer) as { errors?: unknown[] };
+    if (answer === undefined) return undefined;
+    const { data, errors } = JSON.parse(answer) as { data?: unknown; errors?: unknown[] };
     if (errors) this.failures.push(`${label}: ${JSON.stringify(errors).slice(0, 300)}`);
-    return !errors;
+    return errors ? undefined : data;
   }
 
   async #ask(label: string, path: string, init: RequestInit): Promise<string | undefined> {
@@ -140,7 +153,7 @@ function resubscribing(once: (state: SubscriberState) => Promise<void>, cancel: 
 type SubscriberState = { events: LessonEvent[]; failures: string[]; connections: number; stopped: boolean };
 
 /** Follows the lesson over graphql-ws, one socket at a time (its library's retry off: this loop subscribes again). */
-export function followLessonOverSocket(wsUrl: string, { id, token }: { id: string; token: string }): Subscriber {
+export function followLessonOverSocket(wsUrl: string, followed: Followed): Subscriber {
   let client: Client | undefined;
   return resubscribing(
     async (state) => {
@@ -148,12 +161,12 @@ export function followLessonOverSocket(wsUrl: string, { id, token }: { id: strin
         url: wsUrl,
         webSocketImpl: WebSocket,
         retryAttempts: 0,
-        connectionParams: { authorization: `Bearer ${token}` },
+        connectionParams: { authorization: `Bearer ${followed.token}` },
         on: { connected: () => void (state.connections += 1) },
       });
       const ended = await new Promise<unknown>((resolve) => {
         client!.subscribe<{ lessonEvents: LessonEvent }>(
-          { query: FOLLOW, variables: resumeAfter(id, state.events.at(-1)) },
+          { query: FOLLOW, variables: resumeAfter(followed, state.events.at(-1)) },
           {
             next: (result) => {
               if (result.errors) state.failures.push(`socket: ${JSON.stringify(result.errors).slice(0, 300)}`);
@@ -174,10 +187,10 @@ export function followLessonOverSocket(wsUrl: string, { id, token }: { id: strin
 }
 
 /**
- * Follows the lesson over event streams as a browser's EventSource does (GET, the document in the URL),
- * subscribing again when a stream ends; it sends `Last-Event-ID` once the server gives events an `id:`.
+ * Follows the lesson over event streams as a browser's EventSource does (GET, the document in the URL, the
+ * same each time), subscribing again when a stream ends with the last `id:` it got as `Last-Event-ID`.
  */
-export function followLessonOverStream(streamUrl: string, { id, token }: { id: string; token: string }): Subscriber {
+export function followLessonOverStream(streamUrl: string, { id, token, after }: Followed): Subscriber {
   let current: ClientRequest | undefined;
   let lastEventId: string | undefined;
   return resubscribing(
@@ -185,7 +198,8 @@ export function followLessonOverStream(streamUrl: string, { id, token }: { id: s
       new Promise<void>((resolve) => {
         const target = new URL(streamUrl);
         target.searchParams.set('query', FOLLOW);
-        target.searchParams.set('variables', JSON.stringify(resumeAfter(id, state.events.at(-1))));
+        // As an EventSource's URL, the same every time: once there is one, the header says where to resume.
+        target.searchParams.set('variables', JSON.stringify({ id, after }));
         const headers = {
           accept: 'text/event-stream',
           authorization: `Bearer ${token}`,
@@ -234,15 +248,4 @@ function parseMessage(block: string): { event?: string; data: string; id?: strin
     else if (field === 'id') message.id = value;
   }
   return message;
-}
-
-/** Whether `part` is `whole` with some items left out (none added, none moved). */
-export function isSubsequence<T>(part: readonly T[], whole: readonly T[]): boolean {
-  let at = 0;
-  for (const item of part) {
-    while (at < whole.length && whole[at] !== item) at += 1;
-    if (at === whole.length) return false;
-    at += 1;
-  }
-  return true;
 }

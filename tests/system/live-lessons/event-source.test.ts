@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSessionWebhook, type SessionWebhook } from '../../kit/identity.ts';
 import { waitFor } from '../../kit/live.ts';
 import { freshDatabaseEnv, startServerProcess, stopServerProcesses, type ServerProcess } from '../../kit/server-process.ts';
-import { freePort } from './deploy-clients.ts';
+import { tcpProxy } from '../../kit/tcp-proxy.ts';
 
 // A browser's own EventSource following a lesson (SPEC §12): a page of another origin of the site opens
 // /graphql/stream with `withCredentials`, signed in by the platform's session cookie alone, and goes on
 // following the lesson by itself across a restart of the server (the drain ends its stream; the browser
-// reconnects, as it does on a dropped connection and never on an HTTP error).
+// reconnects, as it does on a dropped connection and never on an HTTP error), its Last-Event-ID bringing it
+// what was committed while it was away, once.
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const chromiumThere = existsSync(CHROMIUM);
@@ -79,13 +80,11 @@ describe.skipIf(!chromiumThere)(
       lessons?.close();
     });
 
-    it('follows a lesson with the cookie alone, and goes on following it by itself after the server restarts', async () => {
+    it('follows a lesson with the cookie alone, and after the server restarts gets what it missed once, then goes on', async () => {
       const database = await freshDatabaseEnv('lgw_test_event_source');
-      const port = await freePort();
       const start = (demo: '0' | '1') =>
         startServerProcess({
           ...database,
-          PORT: String(port),
           DEMO_DATA: demo,
           AUTH_SESSION_WEBHOOK_URL: webhook.url,
           AUTH_SESSION_COOKIE: COOKIE,
@@ -96,18 +95,30 @@ describe.skipIf(!chromiumThere)(
       const token = /A demo teacher's token: (\S+)/.exec(server.output())?.[1];
       const lesson = /classroom_activities\/(\d+)\/student_names/.exec(server.output())?.[1];
       expect(token && lesson).toBeTruthy();
+      // Where the browser connects: a proxy to the server, which refuses connections while it is stopped (as
+      // the address of a server that is not there does), so that a change can be committed meanwhile.
+      const proxy = tcpProxy(new URL(server.origin));
+      const port = await proxy.start();
       const stream = new URL(`http://api.school.test:${port}/graphql/stream`);
       stream.searchParams.set('query', FOLLOW);
       stream.searchParams.set('variables', JSON.stringify({ id: lesson }));
       streamUrl = stream.toString();
-      /** A lesson change by the teacher's token (the page's own cookie is the platform's, not the test's). */
-      const change = async (on: ServerProcess, mutation: 'launchLesson' | 'unpinAndLock') => {
+      /**
+       * A lesson change by the teacher's token (the page's own cookie is the platform's, not the test's); the
+       * id of the event it committed.
+       */
+      const change = async (on: ServerProcess, mutation: 'launchLesson' | 'unpinAndLock'): Promise<string> => {
         const answer = await fetch(`${on.origin}/graphql`, {
           method: 'POST',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ query: `mutation Change($id: ID!) { ${mutation}(id: $id) { id } }`, variables: { id: lesson } }),
+          body: JSON.stringify({
+            query: `mutation Change($id: ID!) { ${mutation}(id: $id) { id lessonEventCursor } }`,
+            variables: { id: lesson },
+          }),
         });
-        expect(await answer.json()).toEqual({ data: { [mutation]: { id: lesson } } });
+        const { data } = (await answer.json()) as { data: Record<string, { id: string; lessonEventCursor: string }> };
+        expect(data[mutation]?.id).toBe(lesson);
+        return data[mutation]!.lessonEventCursor;
       };
       const started = (on: ServerProcess) => on.output().split('"msg":"subscription started"').length - 1;
 
@@ -120,22 +131,31 @@ describe.skipIf(!chromiumThere)(
         (await seen()).messages.flatMap((message) => (message.type === 'next' ? [message.data.data.lessonEvents.kind] : []));
       await tab.goto(`${lessonsOrigin}/lessons/${lesson}`);
       await waitFor(() => started(server) === 1, 'the page subscribed', 30_000);
-      await change(server, 'launchLesson');
+      const committed = [await change(server, 'launchLesson')];
       await waitFor(async () => (await kinds()).length === 1, 'LAUNCHED in the page', 10_000);
 
-      // A restart: the drain ends the stream (`complete`), the browser reconnects once the server is back.
+      // A restart: the drain ends the stream (`complete`); the browser keeps trying to reconnect.
       server.child.kill('SIGTERM');
+      await waitFor(async () => (await seen()).messages.some((message) => message.type === 'complete'), 'the stream ended', 30_000);
+      await proxy.stop();
       expect(await server.exited, server.output()).toBe(0);
       server = await start('0');
-      // Once events are resumable (SPEC §12) an event committed here, before the page is back, reaches it
-      // too: the browser sends the last `id:` it got as Last-Event-ID.
+      // Committed before the page is back: the browser sends the last `id:` it got as Last-Event-ID, and
+      // gets this event from the store, once.
+      committed.push(await change(server, 'unpinAndLock'));
+      expect(started(server)).toBe(0);
+      proxy.retarget(new URL(server.origin));
+      await proxy.start();
       await waitFor(() => started(server) === 1, 'the page subscribed again by itself', 30_000);
-      await change(server, 'unpinAndLock');
       await waitFor(async () => (await kinds()).length === 2, 'LOCKED in the page', 10_000);
+      // And live again after it.
+      committed.push(await change(server, 'launchLesson'));
+      await waitFor(async () => (await kinds()).length === 3, 'LAUNCHED again in the page', 10_000);
 
-      expect(await kinds()).toEqual(['LAUNCHED', 'LOCKED']);
+      expect(await kinds()).toEqual(['LAUNCHED', 'LOCKED', 'LAUNCHED']);
       const { messages, opens, closed } = await seen();
-      expect(messages.map((message) => message.type)).toEqual(['next', 'complete', 'next']);
+      expect(messages.map((message) => message.type)).toEqual(['next', 'complete', 'next', 'next']);
+      expect(messages.filter((message) => message.type === 'next').map((message) => message.lastEventId)).toEqual(committed);
       expect(opens).toBe(2);
       // The browser never gave up (as it would on an HTTP error).
       expect(closed).toBe(false);
@@ -143,6 +163,7 @@ describe.skipIf(!chromiumThere)(
       expect(webhook.calls.length).toBeGreaterThan(0);
       expect(webhook.calls.every((call) => call.cookie === `${COOKIE}=${SESSION}`)).toBe(true);
       await context.close();
+      await proxy.stop();
     }, 120_000);
   },
 );
