@@ -106,26 +106,11 @@ export async function openDatabase({
         statementTimeoutMs: databaseStatementTimeoutMs,
       })
     : await openPglite(dataDir, migrate, databaseStatementTimeoutMs);
-  // A transaction waits at most the statement timeout to start (PGlite's one connection included); once
-  // started it may run long (a lesson may end with 10,000 concept results), each statement bounded on a server.
-  const prisma = new PrismaClient({
-    adapter: driver.adapter,
-    log: [{ emit: 'event', level: 'query' }],
-    transactionOptions: { maxWait: databaseStatementTimeoutMs, timeout: 60_000 },
-  });
   let statements = 0;
-  // The client's type only lists `$on('query')` when its log option is a literal type; it is set above.
-  (prisma as unknown as { $on(event: 'query', listener: () => void): void }).$on('query', () => {
+  const prisma = countedPrisma(driver, databaseStatementTimeoutMs, () => {
     statements += 1;
   });
-  const shapedNames = new Set<string>();
-  const nameOf = (statement: Exclude<Statement, string>): string | undefined => {
-    if (!databasePreparedStatements) return undefined;
-    if (!statement.shaped || shapedNames.has(statement.name)) return statement.name;
-    if (shapedNames.size >= MAX_SHAPED_STATEMENTS) return undefined;
-    shapedNames.add(statement.name);
-    return statement.name;
-  };
+  const nameOf = statementNamer(databasePreparedStatements);
   /** A counted, traced read on one server's driver (the primary's, or a replica's pool). */
   const readOn =
     (send: Driver['read'], server: Server | undefined): SqlRead =>
@@ -166,6 +151,32 @@ export async function openDatabase({
       await prisma.$disconnect();
       await driver.close();
     },
+  };
+}
+
+/** Prisma over the driver, telling `onStatement` of each statement it sends. */
+function countedPrisma(driver: Driver, statementTimeoutMs: number, onStatement: () => void): PrismaClient {
+  // A transaction waits at most the statement timeout to start (PGlite's one connection included); once
+  // started it may run long (a lesson may end with 10,000 concept results), each statement bounded on a server.
+  const prisma = new PrismaClient({
+    adapter: driver.adapter,
+    log: [{ emit: 'event', level: 'query' }],
+    transactionOptions: { maxWait: statementTimeoutMs, timeout: 60_000 },
+  });
+  // The client's type only lists `$on('query')` when its log option is a literal type; it is set above.
+  (prisma as unknown as { $on(event: 'query', listener: () => void): void }).$on('query', onStatement);
+  return prisma;
+}
+
+/** The name a named statement is sent under, or none (see `Statement`: shaped names are capped). */
+function statementNamer(prepared: boolean): (statement: Exclude<Statement, string>) => string | undefined {
+  const shapedNames = new Set<string>();
+  return (statement) => {
+    if (!prepared) return undefined;
+    if (!statement.shaped || shapedNames.has(statement.name)) return statement.name;
+    if (shapedNames.size >= MAX_SHAPED_STATEMENTS) return undefined;
+    shapedNames.add(statement.name);
+    return statement.name;
   };
 }
 

@@ -18,7 +18,39 @@ export async function importData(tx: Tx, input: unknown): Promise<ImportCounts> 
   const file = parse(input);
   await checkUniqueness(tx, file);
   await checkReferences(tx, file);
+  await writeUsers(tx, file);
+  await writeClassrooms(tx, file);
+  for (const unit of file.units) await tx.unit.upsert({ where: { id: unit.id }, create: unit, update: unit });
+  for (const classification of file.classifications)
+    await tx.activityClassification.upsert({ where: { id: classification.id }, create: classification, update: classification });
+  await writeActivities(tx, file);
+  for (const concept of file.concepts) await tx.concept.upsert({ where: { id: concept.id }, create: concept, update: concept });
+  for (const classroomActivity of file.classroomActivities) {
+    const data = {
+      ...classroomActivity,
+      unitId: classroomActivity.unitId ?? null,
+      editionId: classroomActivity.editionId ?? null,
+      dueDate: classroomActivity.dueDate ?? null,
+    };
+    await tx.classroomActivity.upsert({ where: { id: classroomActivity.id }, create: data, update: data });
+  }
+  await writeSessions(tx, file);
+  if (file.conceptResults.length > 0) {
+    await tx.conceptResult.createMany({
+      data: file.conceptResults.map((result) => ({
+        ...result,
+        metadata: result.metadata as Prisma.InputJsonObject,
+        fingerprint: conceptResultFingerprint(result.conceptId, result.questionType, result.metadata),
+      })),
+      skipDuplicates: true,
+    });
+  }
+  await moveSequencesPastIds(tx);
+  return Object.fromEntries(Object.entries(file).map(([list, records]) => [list, records.length])) as ImportCounts;
+}
 
+/** Users, and the access token each may carry (a revoked one is revived). */
+async function writeUsers(tx: Tx, file: ImportFile): Promise<void> {
   for (const { token, ...user } of file.users) {
     await tx.user.upsert({
       where: { id: user.id },
@@ -34,6 +66,10 @@ export async function importData(tx: Tx, input: unknown): Promise<ImportCounts> 
       });
     }
   }
+}
+
+/** Classrooms, and exactly the teachers the file lists for each. */
+async function writeClassrooms(tx: Tx, file: ImportFile): Promise<void> {
   for (const { teachers, ...classroom } of file.classrooms) {
     await tx.classroom.upsert({ where: { id: classroom.id }, create: classroom, update: classroom });
     await tx.classroomTeacher.deleteMany({ where: { classroomId: classroom.id, userId: { notIn: teachers.map((t) => t.userId) } } });
@@ -46,10 +82,10 @@ export async function importData(tx: Tx, input: unknown): Promise<ImportCounts> 
       });
     }
   }
-  for (const unit of file.units) await tx.unit.upsert({ where: { id: unit.id }, create: unit, update: unit });
-  for (const classification of file.classifications)
-    await tx.activityClassification.upsert({ where: { id: classification.id }, create: classification, update: classification });
-  // Follow-ups may point at activities later in the file: link them once every activity exists.
+}
+
+/** Follow-ups may point at activities later in the file: they are linked once every activity exists. */
+async function writeActivities(tx: Tx, file: ImportFile): Promise<void> {
   for (const { followUpActivityId: _later, ...activity } of file.activities) {
     const data = {
       ...activity,
@@ -61,16 +97,10 @@ export async function importData(tx: Tx, input: unknown): Promise<ImportCounts> 
   }
   for (const activity of file.activities)
     await tx.activity.update({ where: { id: activity.id }, data: { followUpActivityId: activity.followUpActivityId ?? null } });
-  for (const concept of file.concepts) await tx.concept.upsert({ where: { id: concept.id }, create: concept, update: concept });
-  for (const classroomActivity of file.classroomActivities) {
-    const data = {
-      ...classroomActivity,
-      unitId: classroomActivity.unitId ?? null,
-      editionId: classroomActivity.editionId ?? null,
-      dueDate: classroomActivity.dueDate ?? null,
-    };
-    await tx.classroomActivity.upsert({ where: { id: classroomActivity.id }, create: data, update: data });
-  }
+}
+
+/** Sessions carry their classroom activity's activity id, read from the file or else the database. */
+async function writeSessions(tx: Tx, file: ImportFile): Promise<void> {
   const activityIdOf = new Map(file.classroomActivities.map((ca) => [ca.id, ca.activityId]));
   const missingActivityIds = file.activitySessions
     .filter((s) => !activityIdOf.has(s.classroomActivityId))
@@ -90,18 +120,6 @@ export async function importData(tx: Tx, input: unknown): Promise<ImportCounts> 
     };
     await tx.activitySession.upsert({ where: { id: session.id }, create: data, update: data });
   }
-  if (file.conceptResults.length > 0) {
-    await tx.conceptResult.createMany({
-      data: file.conceptResults.map((result) => ({
-        ...result,
-        metadata: result.metadata as Prisma.InputJsonObject,
-        fingerprint: conceptResultFingerprint(result.conceptId, result.questionType, result.metadata),
-      })),
-      skipDuplicates: true,
-    });
-  }
-  await moveSequencesPastIds(tx);
-  return Object.fromEntries(Object.entries(file).map(([list, records]) => [list, records.length])) as ImportCounts;
 }
 
 function parse(input: unknown): ImportFile {
