@@ -3,8 +3,8 @@ import { byKey, loaderById, loaderOfGroups, perRequest } from '../../core/load.t
 import type { User } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../context.ts';
 import type { ActivitySessionMapper, ConceptResultMapper } from './mappers.ts';
-import { readClassroomActivities, plannedRead, type ClassroomActivityRead } from './read.ts';
-import { CLASSROOM_ACTIVITY_FIELDS } from './read-plan.ts';
+import { readClassroomActivities, plannedRead, type ClassroomActivityRead } from './view-statement.ts';
+import { CLASSROOM_ACTIVITY_FIELDS } from './view-plan.ts';
 
 export const classroomById = loaderById(({ db }: RequestContext, ids) => db.classroom.findMany({ where: { id: { in: ids } } }));
 

@@ -8,11 +8,11 @@ import type { ClassroomActivity, User } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../context.ts';
 import { finishInTransaction, lookUpReferences } from './finish-lesson.ts';
 import { parseFinishLessonInput, uidReferences, type FinishLessonCommand } from './finish-lesson.input.ts';
-import { launchLesson as launch, unpinAndLock as lock } from './launch-and-lock.ts';
+import { launchLesson as launch, unpinAndLock as lock } from './lesson-state.ts';
 import { parseLessonEventId, type LessonEventMessage } from './lesson-events.ts';
 import { classroomActivityReadById, classroomById, ownerByClassroomId, unitById } from './loaders.ts';
 import type { ClassroomActivityMapper, FinishLessonPayloadMapper } from './mappers.ts';
-import { plannedRead, readClassroomActivity, type ClassroomActivityRead, type PlannedRead } from './read.ts';
+import { plannedRead, readClassroomActivity, type ClassroomActivityRead, type PlannedRead } from './view-statement.ts';
 
 // What can be done with a classroom activity, for GraphQL and the REST shim alike. Its teachers read and
 // change it, its teachers and students follow it live; every check runs in the order 404 → 401 → 403

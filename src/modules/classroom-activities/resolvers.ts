@@ -25,8 +25,8 @@ import {
   type LessonEventMapper,
 } from './mappers.ts';
 import * as classroomActivities from './operations.ts';
-import { readPlanOf } from './read-plan.ts';
-import { plannedRead } from './read.ts';
+import { readPlanOf } from './view-plan.ts';
+import { plannedRead } from './view-statement.ts';
 
 /** Query.classroomActivity's read: what its operation selects below it, planned once per operation. */
 const readOf = planOncePerOperation((info) => plannedRead(readPlanOf(selectionAt(info), info.fragments)));

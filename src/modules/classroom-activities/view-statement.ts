@@ -11,7 +11,7 @@ import {
   nameOf,
   type Column,
   type ReadPlan,
-} from './read-plan.ts';
+} from './view-plan.ts';
 
 // Every read of a classroom activity (its teachers' reads, the checks before a change, a follower's) is
 // one driver-level statement (src/db/client.ts, SqlRead) built from a plan (read-plan.ts). The sessions and

@@ -1,8 +1,8 @@
 import { Kind, parse, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { planOncePerOperation, selectionOf } from '../../src/modules/look-ahead.ts';
-import { nameOf, readPlanOf, type ReadPlan } from '../../src/modules/classroom-activities/read-plan.ts';
-import { plannedRead } from '../../src/modules/classroom-activities/read.ts';
+import { nameOf, readPlanOf, type ReadPlan } from '../../src/modules/classroom-activities/view-plan.ts';
+import { plannedRead } from '../../src/modules/classroom-activities/view-statement.ts';
 
 // What a read of a classroom activity brings, from an operation's selection (src/modules/classroom-activities/
 // read-plan.ts), and the statement each plan gets (read.ts): only what is selected, through fragments and aliases.
