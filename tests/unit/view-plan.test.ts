@@ -1,11 +1,11 @@
 import { Kind, parse, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { planOncePerOperation, selectionOf } from '../../src/modules/look-ahead.ts';
-import { nameOf, readPlanOf, type ReadPlan } from '../../src/modules/classroom-activities/view-plan.ts';
-import { plannedRead } from '../../src/modules/classroom-activities/view-statement.ts';
+import { statementNameOf, viewPlanOf, type ViewPlan } from '../../src/modules/classroom-activities/view-plan.ts';
+import { prepareView } from '../../src/modules/classroom-activities/view-statement.ts';
 
-// What a read of a classroom activity brings, from an operation's selection (src/modules/classroom-activities/
-// read-plan.ts), and the statement each plan gets (read.ts): only what is selected, through fragments and aliases.
+// What a view of a classroom activity brings, from an operation's selection (src/modules/classroom-activities/
+// view-plan.ts), and the statement each plan gets (view-statement.ts): only what is selected, through fragments and aliases.
 
 /** The `classroomActivity` field of a document's first operation, as a resolver's info gives it. */
 function infoOf(source: string) {
@@ -17,12 +17,12 @@ function infoOf(source: string) {
   const fieldNodes = operation.selectionSet.selections.filter((s): s is FieldNode => s.kind === Kind.FIELD);
   return { fieldNodes, fragments };
 }
-const planOf = (source: string): ReadPlan => {
+const planOf = (source: string): ViewPlan => {
   const info = infoOf(source);
-  return readPlanOf(selectionOf(info.fieldNodes, info.fragments), info.fragments);
+  return viewPlanOf(selectionOf(info.fieldNodes, info.fragments), info.fragments);
 };
 
-describe('readPlanOf', () => {
+describe('viewPlanOf', () => {
   it('reads only the selected columns, and nothing below them when nothing below is selected', () => {
     expect(planOf('{ classroomActivity(id: 1) { locked pinned id } }')).toEqual({
       fields: ['locked', 'pinned'],
@@ -66,19 +66,19 @@ describe('readPlanOf', () => {
     const a = planOf('{ classroomActivity(id: 1) { locked sessions { uid } } }');
     const b = planOf('{ classroomActivity(id: 1) { ... on ClassroomActivity { sessions { uid } locked } } }');
     const c = planOf('{ classroomActivity(id: 1) { locked sessions { state } } }');
-    expect(nameOf(a)).toBe(nameOf(b));
-    expect(nameOf(a)).not.toBe(nameOf(c));
-    expect(nameOf({ ...a, follower: true })).not.toBe(nameOf(a));
+    expect(statementNameOf(a)).toBe(statementNameOf(b));
+    expect(statementNameOf(a)).not.toBe(statementNameOf(c));
+    expect(statementNameOf({ ...a, follower: true })).not.toBe(statementNameOf(a));
   });
 });
 
-describe('plannedRead', () => {
+describe('prepareView', () => {
   it('joins only what the plan reads, and reads sessions for the classroom’s teachers alone', () => {
-    const bare = plannedRead(planOf('{ classroomActivity(id: 1) { locked } }'));
+    const bare = prepareView(planOf('{ classroomActivity(id: 1) { locked } }'));
     expect(bare.statement).toMatchObject({ shaped: true, name: expect.stringMatching(/^classroom_activity_read_[01]+$/) });
     expect(bare.statement.text).not.toMatch(/classrooms c|units un|activity_sessions|LATERAL/);
     expect(bare.session).toBeNull();
-    const full = plannedRead(
+    const full = prepareView(
       planOf(
         '{ classroomActivity(id: 1) { unit { name } classroom { teacher { name } } sessions { uid conceptResults { concept { name } } } } }',
       ),
@@ -92,9 +92,9 @@ describe('plannedRead', () => {
   });
 
   it('asks whether the viewer may follow the lesson only in a follower’s plan', () => {
-    const follower = plannedRead({ fields: [], classroom: false, owner: false, unit: false, follower: true, sessions: null });
+    const follower = prepareView({ fields: [], classroom: false, owner: false, unit: false, follower: true, sessions: null });
     expect(follower.statement.text).toMatch(/AS "viewerFollows"/);
-    expect(plannedRead(planOf('{ classroomActivity(id: 1) { locked } }')).statement.text).not.toMatch(/viewerFollows/);
+    expect(prepareView(planOf('{ classroomActivity(id: 1) { locked } }')).statement.text).not.toMatch(/viewerFollows/);
   });
 });
 

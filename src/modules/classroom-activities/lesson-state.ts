@@ -3,11 +3,11 @@ import type { Tx } from '../../db/transaction.ts';
 import type { ClassroomActivity } from '../../generated/prisma/client.ts';
 import { notifyLessonEvent } from './lesson-events.ts';
 
-// Two moments of a live lesson (docs/contract.md, Live lessons), each in the caller's transaction and
-// each storing its event (at the position its update moved to) and sending it at commit; the third,
-// finishing it, has its own rules in finish-lesson.ts.
+// A live lesson's state changes (docs/contract.md, Live lessons) once operations.ts has checked access:
+// launching and locking it, each in the caller's transaction, storing its event (at the position its update
+// moved to) and sending it at commit. The third, finishing it, has its own rules in finish-lesson.ts.
 
-export async function unpinAndLock(tx: Tx, classroomActivityId: number): Promise<ClassroomActivity> {
+export async function unpinAndLockInTransaction(tx: Tx, classroomActivityId: number): Promise<ClassroomActivity> {
   const locked = await tx.classroomActivity.update({
     where: { id: classroomActivityId },
     data: { pinned: false, locked: true, lessonEventPosition: { increment: 1 } },
@@ -21,7 +21,10 @@ export async function unpinAndLock(tx: Tx, classroomActivityId: number): Promise
  * assigned student with no session in it (hidden ones count) gets an unstarted one. The classroom's row is
  * locked first, so concurrent launches in one classroom run one after the other and leave one pinned.
  */
-export async function launchLesson(tx: Tx, { id, classroomId }: Pick<ClassroomActivity, 'id' | 'classroomId'>): Promise<ClassroomActivity> {
+export async function launchInTransaction(
+  tx: Tx,
+  { id, classroomId }: Pick<ClassroomActivity, 'id' | 'classroomId'>,
+): Promise<ClassroomActivity> {
   await tx.$queryRaw`SELECT id FROM classrooms WHERE id = ${classroomId} FOR UPDATE`;
   await tx.$executeRaw`
     UPDATE classroom_activities SET pinned = false, updated_at = now() WHERE classroom_id = ${classroomId} AND id <> ${id} AND pinned`;

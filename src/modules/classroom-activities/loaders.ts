@@ -3,7 +3,7 @@ import { byKey, loaderById, loaderOfGroups, perRequest } from '../../core/load.t
 import type { User } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../context.ts';
 import type { ActivitySessionMapper, ConceptResultMapper } from './mappers.ts';
-import { readClassroomActivities, plannedRead, type ClassroomActivityRead } from './view-statement.ts';
+import { fetchViews, prepareView, type ClassroomActivityView } from './view-statement.ts';
 import { CLASSROOM_ACTIVITY_FIELDS } from './view-plan.ts';
 
 export const classroomById = loaderById(({ db }: RequestContext, ids) => db.classroom.findMany({ where: { id: { in: ids } } }));
@@ -39,17 +39,17 @@ export const conceptResultsBySessionId = loaderOfGroups<RequestContext, ConceptR
 );
 
 /** A supergraph's classroom activities (src/modules/classroom-activities/entities.ts): every column, one statement a batch. */
-const ENTITY_READ = plannedRead(
+const ENTITY_VIEW = prepareView(
   { fields: CLASSROOM_ACTIVITY_FIELDS, classroom: false, owner: false, unit: false, follower: false, sessions: null },
   { many: true },
 );
 
-export const classroomActivityReadById = perRequest(
+export const classroomActivityViewById = perRequest(
   ({ read, viewer }: RequestContext) =>
-    new DataLoader<number, ClassroomActivityRead | null>(async (ids) =>
+    new DataLoader<number, ClassroomActivityView | null>(async (ids) =>
       byKey(
         ids,
-        await readClassroomActivities(read, ids, viewer.kind === 'user' ? viewer.user.id : null, ENTITY_READ),
+        await fetchViews(read, ids, viewer.kind === 'user' ? viewer.user.id : null, ENTITY_VIEW),
         (found) => found.classroomActivity.id,
       ),
     ),

@@ -8,19 +8,27 @@ import type { ClassroomActivity, User } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../context.ts';
 import { finishInTransaction, lookUpReferences } from './finish-lesson.ts';
 import { parseFinishLessonInput, uidReferences, type FinishLessonCommand } from './finish-lesson.input.ts';
-import { launchLesson as launch, unpinAndLock as lock } from './lesson-state.ts';
+import { launchInTransaction, unpinAndLockInTransaction } from './lesson-state.ts';
 import { parseLessonEventId, type LessonEventMessage } from './lesson-events.ts';
-import { classroomActivityReadById, classroomById, ownerByClassroomId, unitById } from './loaders.ts';
+import { classroomActivityViewById, classroomById, ownerByClassroomId, unitById } from './loaders.ts';
 import type { ClassroomActivityMapper, FinishLessonPayloadMapper } from './mappers.ts';
-import { plannedRead, readClassroomActivity, type ClassroomActivityRead, type PlannedRead } from './view-statement.ts';
+import { prepareView, fetchView, type ClassroomActivityView, type PreparedView } from './view-statement.ts';
 
 // What can be done with a classroom activity, for GraphQL and the REST shim alike. Its teachers read and
 // change it, its teachers and students follow it live; every check runs in the order 404 → 401 → 403
 // (docs/contract.md, Errors), and a change reads its input only once access is settled.
 
-/** The read before a change: the columns the changes need, and what the change's answer may read next. */
-const BEFORE_A_CHANGE = plannedRead({ fields: ['activity'], classroom: true, owner: true, unit: true, follower: false, sessions: null });
-const FOR_A_FOLLOWER = plannedRead({
+/** The view before a change: the columns the changes need, and what the change's answer may read next. */
+const VIEW_BEFORE_A_CHANGE = prepareView({
+  fields: ['activity'],
+  classroom: true,
+  owner: true,
+  unit: true,
+  follower: false,
+  sessions: null,
+});
+/** The check before following a lesson: its latest event position, and whether the viewer may follow it. */
+const FOLLOWER_VIEW = prepareView({
   fields: ['lessonEventCursor'],
   classroom: false,
   owner: false,
@@ -34,18 +42,22 @@ const viewerIdOf = (viewer: Viewer) => (viewer.kind === 'user' ? viewer.user.id 
 /** What a teacher of the classroom (owner or co-teacher) alone may do with its classroom activities. */
 type TeacherAction = Extract<Action, `classroomActivity.${string}`>;
 
-/** What the read brought along goes to the loaders: the fields that read it next cost no statement. */
-function primeLoaders(ctx: RequestContext, { classroomActivity, classroom, owner, unit }: ClassroomActivityRead): void {
+/** What the view brought along goes to the loaders: the fields that read it next cost no statement. */
+function primeLoaders(ctx: RequestContext, { classroomActivity, classroom, owner, unit }: ClassroomActivityView): void {
   if (classroom) classroomById(ctx).prime(classroom.id, classroom);
   if (owner !== undefined) ownerByClassroomId(ctx).prime(classroomActivity.classroomId, owner);
   if (unit) unitById(ctx).prime(unit.id, unit);
 }
 
-/** The classroom activity as its teacher reads it, with what `planned` brings; null when unknown or hidden. */
-export async function readForTeacher(ctx: RequestContext, id: string, planned: PlannedRead): Promise<ClassroomActivityMapper | null> {
+/** The classroom activity as its teacher reads it, with what `prepared` brings; null when unknown or hidden. */
+export async function classroomActivityForTeacher(
+  ctx: RequestContext,
+  id: string,
+  prepared: PreparedView,
+): Promise<ClassroomActivityMapper | null> {
   const numericId = parseNumericId(id);
   if (numericId !== null) ctx.readsClassroomActivity?.(numericId);
-  const found = await readClassroomActivity(ctx.read, id, viewerIdOf(ctx.viewer), planned);
+  const found = await fetchView(ctx.read, id, viewerIdOf(ctx.viewer), prepared);
   if (!found) return null;
   assertAccess(ctx.viewer, 'classroomActivity.read', found);
   primeLoaders(ctx, found);
@@ -58,7 +70,7 @@ async function beforeAChange(
   id: string,
   action: TeacherAction,
 ): Promise<{ classroomActivity: ClassroomActivity; teacher: User }> {
-  const found = await readClassroomActivity(ctx.read, id, viewerIdOf(ctx.viewer), BEFORE_A_CHANGE);
+  const found = await fetchView(ctx.read, id, viewerIdOf(ctx.viewer), VIEW_BEFORE_A_CHANGE);
   if (!found) throw notFound();
   const teacher = assertAccess(ctx.viewer, action, found);
   primeLoaders(ctx, found);
@@ -94,12 +106,12 @@ async function withUnknownUids(ctx: RequestContext, classroomActivityId: number,
 
 export async function unpinAndLock(ctx: RequestContext, id: string): Promise<ClassroomActivity> {
   const { classroomActivity } = await beforeAChange(ctx, id, 'classroomActivity.unpinAndLock');
-  return inTransaction(ctx.db, (tx) => lock(tx, classroomActivity.id));
+  return inTransaction(ctx.db, (tx) => unpinAndLockInTransaction(tx, classroomActivity.id));
 }
 
 export async function launchLesson(ctx: RequestContext, id: string): Promise<ClassroomActivity> {
   const { classroomActivity } = await beforeAChange(ctx, id, 'classroomActivity.launch');
-  return inTransaction(ctx.db, (tx) => launch(tx, classroomActivity));
+  return inTransaction(ctx.db, (tx) => launchInTransaction(tx, classroomActivity));
 }
 
 /**
@@ -110,7 +122,7 @@ export async function launchLesson(ctx: RequestContext, id: string): Promise<Cla
 export async function classroomActivityById(ctx: RequestContext, id: unknown): Promise<ClassroomActivityMapper | null> {
   const numericId = typeof id === 'string' || typeof id === 'number' ? parseNumericId(id) : null;
   if (numericId !== null) ctx.readsClassroomActivity?.(numericId);
-  const found = numericId === null ? null : await classroomActivityReadById(ctx).load(numericId);
+  const found = numericId === null ? null : await classroomActivityViewById(ctx).load(numericId);
   if (!found) return null;
   assertAccess(ctx.viewer, 'classroomActivity.read', found);
   return found.classroomActivity;
@@ -130,7 +142,7 @@ export async function followLesson(
   if (numericId === null) throw notFound();
   const subscription = ctx.settings.lessonEvents.subscribe(numericId);
   try {
-    const found = await readClassroomActivity(ctx.read, id, viewerIdOf(ctx.viewer), FOR_A_FOLLOWER);
+    const found = await fetchView(ctx.read, id, viewerIdOf(ctx.viewer), FOLLOWER_VIEW);
     if (!found) throw notFound();
     assertAccess(ctx.viewer, 'lesson.follow', found);
     const latest = found.classroomActivity.lessonEventPosition;

@@ -25,13 +25,13 @@ import {
   type LessonEventMapper,
 } from './mappers.ts';
 import * as classroomActivities from './operations.ts';
-import { readPlanOf } from './view-plan.ts';
-import { plannedRead } from './view-statement.ts';
+import { viewPlanOf } from './view-plan.ts';
+import { prepareView } from './view-statement.ts';
 
-/** Query.classroomActivity's read: what its operation selects below it, planned once per operation. */
-const readOf = planOncePerOperation((info) => plannedRead(readPlanOf(selectionAt(info), info.fragments)));
+/** Query.classroomActivity's prepared view: what its operation selects below it, planned once per operation. */
+const preparedViewOf = planOncePerOperation((info) => prepareView(viewPlanOf(selectionAt(info), info.fragments)));
 
-/** The sessions the classroom activity's own read brought along, else its loader's. */
+/** The sessions the classroom activity's own view brought along, else its loader's. */
 const sessionsOf = (classroomActivity: ClassroomActivityMapper, ctx: RequestContext) =>
   classroomActivity.sessions ?? sessionsByClassroomActivityId(ctx).load(classroomActivity.id);
 
@@ -47,7 +47,7 @@ export const classroomActivityResolvers = {
     },
   },
   Query: {
-    classroomActivity: (_parent, { id }, ctx, info) => classroomActivities.readForTeacher(ctx, id, readOf(info)),
+    classroomActivity: (_parent, { id }, ctx, info) => classroomActivities.classroomActivityForTeacher(ctx, id, preparedViewOf(info)),
   },
   Mutation: {
     finishLesson: (_parent, { id, input }, ctx) => classroomActivities.finishLesson(ctx, id, input),

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { selectionOf, type Selection } from '../look-ahead.ts';
 
-// What a read of a classroom activity brings (read.ts): the columns each GraphQL field reads, from a fixed
+// What a view of a classroom activity brings (view-statement.ts): the columns each GraphQL field reads, from a fixed
 // allow-list (no name that comes with a request reaches the SQL text), and the plan of one operation's
 // selection, made once per operation (src/modules/look-ahead.ts, planOncePerOperation).
 
@@ -56,8 +56,8 @@ export const CONCEPT_FIELDS = Object.keys(CONCEPT_COLUMNS) as ConceptField[];
 /** A student's fields answered from these columns alone; any other (id, milestones, objectives) needs its id. */
 const STUDENT_FIELDS_WITHOUT_ID = new Set<string>([...STUDENT_FIELDS, '__typename']);
 
-/** What a read brings beyond the classroom activity's id, classroom id and whether the viewer teaches its classroom. */
-export type ReadPlan = {
+/** What a view brings beyond the classroom activity's id, classroom id and whether the viewer teaches its classroom. */
+export type ViewPlan = {
   fields: readonly ClassroomActivityField[];
   classroom: boolean;
   owner: boolean;
@@ -73,10 +73,10 @@ export type ReadPlan = {
 };
 
 /** The plan of an operation's selection on the classroom activity (src/modules/look-ahead.ts). */
-export function readPlanOf(selected: Selection, fragments: GraphQLResolveInfo['fragments']): ReadPlan {
+export function viewPlanOf(selected: Selection, fragments: GraphQLResolveInfo['fragments']): ViewPlan {
   const studentNames = selected.has('studentNames');
   const sessionNodes = selected.get('sessions') ?? [];
-  let sessions: ReadPlan['sessions'] = null;
+  let sessions: ViewPlan['sessions'] = null;
   if (sessionNodes.length > 0 || studentNames) {
     const onSession = selectionOf(sessionNodes, fragments);
     const studentNodes = onSession.get('student') ?? [];
@@ -116,7 +116,7 @@ export function readPlanOf(selected: Selection, fragments: GraphQLResolveInfo['f
 }
 
 /** A plan's statement name: one flag per allowed field, so that equal plans, and only they, share it. */
-export function nameOf(plan: ReadPlan): string {
+export function statementNameOf(plan: ViewPlan): string {
   const { sessions } = plan;
   const flags = [
     ...CLASSROOM_ACTIVITY_FIELDS.map((field) => plan.fields.includes(field)),

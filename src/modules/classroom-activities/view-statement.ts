@@ -8,21 +8,21 @@ import {
   SESSION_COLUMNS,
   STUDENT_COLUMNS,
   CLASSROOM_ACTIVITY_COLUMNS,
-  nameOf,
+  statementNameOf,
   type Column,
-  type ReadPlan,
+  type ViewPlan,
 } from './view-plan.ts';
 
-// Every read of a classroom activity (its teachers' reads, the checks before a change, a follower's) is
-// one driver-level statement (src/db/client.ts, SqlRead) built from a plan (read-plan.ts). The sessions and
-// their concept results are each an array of text arrays holding only the selected values (docs/performance.md).
+// A classroom activity as one viewer sees it (its teachers' reads, the checks before a change, a follower's)
+// is fetched by one driver-level statement (src/db/client.ts, SqlRead) prepared from a plan (view-plan.ts). The
+// sessions and their concept results are each an array of text arrays holding only the selected values (docs/performance.md).
 
 /** One element of a row's text array, and its key in the object built from it (or in the object nested in that one). */
 type Element = { column: Column; key: string; nested: boolean };
 
-/** A plan with its statement, built once per plan. */
-export type PlannedRead = {
-  plan: ReadPlan;
+/** A plan with its statement and how its rows are decoded, prepared once per plan. */
+export type PreparedView = {
+  plan: ViewPlan;
   statement: { name: string; text: string; shaped: true };
   /** The elements of each session's array (after its id when `withId`), when sessions are read. */
   session: { withId: boolean; elements: Element[] } | null;
@@ -30,7 +30,8 @@ export type PlannedRead = {
   result: Element[] | null;
 };
 
-export type ClassroomActivityRead = {
+/** One classroom activity as the viewer sees it: what the plan asked for, and what the viewer may do. */
+export type ClassroomActivityView = {
   /** Its id, classroom id and the columns the plan names, no other; with the sessions when the plan read them. */
   classroomActivity: ClassroomActivityMapper;
   /** undefined when the plan did not ask for them. */
@@ -42,7 +43,7 @@ export type ClassroomActivityRead = {
   viewerFollows: boolean;
 };
 
-function sessionElements({ fields, student, conceptResults }: NonNullable<ReadPlan['sessions']>): PlannedRead['session'] {
+function sessionElements({ fields, student, conceptResults }: NonNullable<ViewPlan['sessions']>): PreparedView['session'] {
   const elements: Element[] = fields.map((field) => ({ column: SESSION_COLUMNS[field], key: field, nested: false }));
   if (student?.id) elements.push({ column: { sql: 'st.id::text', decode: Number }, key: 'id', nested: true });
   for (const field of student?.fields ?? []) elements.push({ column: STUDENT_COLUMNS[field], key: field, nested: true });
@@ -50,17 +51,17 @@ function sessionElements({ fields, student, conceptResults }: NonNullable<ReadPl
   return { withId: conceptResults !== null || elements.length === 0, elements };
 }
 
-function resultElements({ fields, concept }: NonNullable<NonNullable<ReadPlan['sessions']>['conceptResults']>): Element[] {
+function resultElements({ fields, concept }: NonNullable<NonNullable<ViewPlan['sessions']>['conceptResults']>): Element[] {
   const elements: Element[] = fields.map((field) => ({ column: RESULT_COLUMNS[field], key: field, nested: false }));
   for (const field of concept ?? []) elements.push({ column: CONCEPT_COLUMNS[field], key: field, nested: true });
   return elements;
 }
 
 /**
- * The plan's statement, prepared under its name (read-plan.ts, nameOf). $1 is the id, or with `many` an array
+ * The plan's statement, prepared under its name (view-plan.ts, statementNameOf). $1 is the id, or with `many` an array
  * of ids (a supergraph's batch of representations); $2 the viewer's user id.
  */
-export function plannedRead(plan: ReadPlan, { many = false }: { many?: boolean } = {}): PlannedRead {
+export function prepareView(plan: ViewPlan, { many = false }: { many?: boolean } = {}): PreparedView {
   const { sessions } = plan;
   const session = sessions && sessionElements(sessions);
   const result = sessions?.conceptResults ? resultElements(sessions.conceptResults) : null;
@@ -114,7 +115,7 @@ export function plannedRead(plan: ReadPlan, { many = false }: { many?: boolean }
     ${joins.join('\n    ')}
     LEFT JOIN classrooms_teachers vt ON vt.classroom_id = ca.classroom_id AND vt.user_id = $2
     WHERE ${many ? 'ca.id = ANY($1::int[])' : 'ca.id = $1'} AND ca.visible`;
-  return { plan, statement: { name: many ? `${nameOf(plan)}_many` : nameOf(plan), text, shaped: true }, session, result };
+  return { plan, statement: { name: many ? `${statementNameOf(plan)}_many` : statementNameOf(plan), text, shaped: true }, session, result };
 }
 
 /** An object of the row's selected values, with the nested one (student, concept) when any element goes there. */
@@ -139,30 +140,30 @@ type Row = {
 } & Record<string, unknown>;
 
 /** A visible classroom activity as `viewerId` reads it, or null when unknown or hidden. */
-export async function readClassroomActivity(
+export async function fetchView(
   read: SqlRead,
   id: string,
   viewerId: number | null,
-  planned: PlannedRead,
-): Promise<ClassroomActivityRead | null> {
+  prepared: PreparedView,
+): Promise<ClassroomActivityView | null> {
   const numericId = parseNumericId(id);
   if (numericId === null) return null;
-  const [row] = await read<Row>(planned.statement, [numericId, viewerId]);
-  return row ? readOfRow(row, planned) : null;
+  const [row] = await read<Row>(prepared.statement, [numericId, viewerId]);
+  return row ? viewOfRow(row, prepared) : null;
 }
 
 /** The visible ones of these classroom activities, in one statement (a `many` plan), each as `viewerId` reads it. */
-export async function readClassroomActivities(
+export async function fetchViews(
   read: SqlRead,
   ids: readonly number[],
   viewerId: number | null,
-  planned: PlannedRead,
-): Promise<ClassroomActivityRead[]> {
-  const rows = await read<Row>(planned.statement, [ids, viewerId]);
-  return rows.map((row) => readOfRow(row, planned));
+  prepared: PreparedView,
+): Promise<ClassroomActivityView[]> {
+  const rows = await read<Row>(prepared.statement, [ids, viewerId]);
+  return rows.map((row) => viewOfRow(row, prepared));
 }
 
-function readOfRow(row: Row, { plan, session, result }: PlannedRead): ClassroomActivityRead {
+function viewOfRow(row: Row, { plan, session, result }: PreparedView): ClassroomActivityView {
   const { viewerTeaches, viewerFollows, sessions: sessionRows, conceptResults: resultRows, ...columns } = row;
   const classroomActivity = {} as ClassroomActivity & Record<string, unknown>;
   for (const key in columns) if (!key.includes('.')) classroomActivity[key] = columns[key];

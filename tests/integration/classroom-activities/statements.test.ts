@@ -9,7 +9,7 @@ import { classroomActivityPath } from '../../kit/rest.ts';
 
 // No N+1: the number of SQL statements the lesson screen's reads cost does not grow with the number of
 // sessions they answer, and is an exact, small number: the classroom activity with everything the
-// operation selects below it is one statement (src/modules/classroom-activities/read.ts), plus the token
+// operation selects below it is one statement (src/modules/classroom-activities/view-statement.ts), plus the token
 // when the instance has not verified it a moment ago (src/auth/token-cache.ts). A page of activities:
 // tests/integration/activities/; finish_lesson: finish-lesson.test.ts.
 
@@ -123,7 +123,7 @@ describe('statements per read of a classroom activity', () => {
   it('two aliases selecting different fields of the same sessions each get all they select, one statement each', async () => {
     await gateway.reset(classWith(3));
     const id = String(ids.classroomActivity);
-    // The statement builds only the selected keys (src/modules/classroom-activities/read.ts, readPlanOf): the
+    // The statement builds only the selected keys (src/modules/classroom-activities/view-plan.ts, viewPlanOf): the
     // first alias's narrow sessions must not answer the second's wider selection, in either order.
     const narrow = `names: classroomActivity(id: $id) { studentNames { name } sessions { uid conceptResults { concept { uid } } } }`;
     const wide = `full: classroomActivity(id: $id) {

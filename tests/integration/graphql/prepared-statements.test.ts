@@ -42,7 +42,7 @@ describe('many different selections of a classroom activity', () => {
     ];
     const all = (await gateway.graphql(`query($id: ID!) { classroomActivity(id: $id) { ${fields.join(' ')} } }`, { id }, tokens.owner)).data
       .classroomActivity;
-    // 250 different subsets of the fields: as many read plans (src/modules/classroom-activities/read-plan.ts).
+    // 250 different subsets of the fields: as many view plans (src/modules/classroom-activities/view-plan.ts).
     for (let subset = 1; subset <= 250; subset += 1) {
       const chosen = fields.filter((_, bit) => subset & (1 << bit));
       const before = gateway.statements();
