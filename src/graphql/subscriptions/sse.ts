@@ -115,7 +115,7 @@ function protocolHandler(service: SubscriptionService, streams: Streams): Handle
         { status: 400, statusText: 'Bad Request', headers: { 'content-type': JSON_TYPE } },
       ];
     },
-    // service.prepareText validated it (once per text, under the HTTP limits).
+    // service.prepare validated it (once per text, under the HTTP limits).
     validate: () => [],
     subscribe: service.subscribe,
     onOperation: (_context, request, args, result) => {
