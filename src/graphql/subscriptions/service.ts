@@ -79,44 +79,12 @@ export function createSubscriptionService({
   tracing,
 }: SubscriptionServiceOptions) {
   const formatError = formatErrorFor((error) => log.error({ err: error }, 'unexpected error in a subscription'));
-  const checkDocument = subscriptionDocuments(
-    schema,
-    validationRules,
-    new Map(trusted?.documents.map((listed) => [listed.text, listed.document])),
-  );
+  const prepare = subscriptionPreparer({ schema, validationRules, database, settings, trusted, onOutsideTrusted });
   let settingUp = 0;
   let running = 0;
   /** With tracing on, each subscription's trace and span ids, by its context (one per subscription). */
   const traceOfSubscription = new WeakMap<object, Record<string, string>>();
-
-  const subscribeTraced = (args: ExecutionArgs) =>
-    tracing
-      ? tracing.graphqlOperation(
-          async () => {
-            // The start and end log lines are written after the span has ended: they take its ids from here.
-            traceOfSubscription.set(args.contextValue as object, tracing.logFields());
-            return subscribe(args);
-          },
-          { name: getOperationAST(args.document, args.operationName)?.name?.value, type: 'subscription' },
-        )
-      : subscribe(args);
-
-  /** The execution of a subscribe request whose text is trusted already, or the errors that refuse it before it runs. */
-  const prepareText = (query: unknown, payload: SubscribePayload, viewer: Viewer, transport: string): ExecutionArgs | GraphQLError[] => {
-    if (typeof query !== 'string') return [badRequest("A subscription needs a document: `query`, or a trusted document's id")];
-    const checked = checkDocument(query);
-    if (!('document' in checked)) return checked.errors;
-    const { document } = checked;
-    if (getOperationAST(document, payload.operationName)?.operation !== OperationTypeNode.SUBSCRIPTION)
-      return [badRequest(`Only subscriptions are served over ${transport}; send queries and mutations to /graphql`)];
-    return {
-      schema,
-      document,
-      operationName: payload.operationName ?? null,
-      variableValues: payload.variables ?? null,
-      contextValue: createContext(database, settings, viewer),
-    };
-  };
+  const subscribeTraced = tracedSubscribe(tracing, traceOfSubscription);
 
   return {
     /** Connections (sockets and streams) per caller: both transports count against one cap. */
@@ -125,16 +93,7 @@ export function createSubscriptionService({
     format: (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error)),
 
     /** The execution of a subscribe request for `viewer` under the trusted documents, or the errors that refuse it before it runs. */
-    prepare(payload: SubscribePayload, viewer: Viewer, transport: string): ExecutionArgs | GraphQLError[] {
-      if (!trusted) return prepareText(payload.query, payload, viewer, transport);
-      const onOutside = onOutsideTrusted ?? (() => {});
-      const admitted = trusted.admit(referenceIn(payload), onOutside);
-      if ('refused' in admitted) return [admitted.refused];
-      const prepared = prepareText(admitted.text ?? payload.query, payload, viewer, transport);
-      // Outside the list (log mode): counted as run only when it is a subscription that runs.
-      if (admitted.outside && !Array.isArray(prepared)) onOutside('ran', admitted.outside);
-      return prepared;
-    },
+    prepare,
 
     /** graphql-js's subscribe, counted while it runs its access checks (shutdown waits for them), traced when on. */
     subscribe: async (args: ExecutionArgs) => {
@@ -179,6 +138,63 @@ export function createSubscriptionService({
       subscriptions: () => running,
     }),
   };
+}
+
+type PreparerOptions = Pick<
+  SubscriptionServiceOptions,
+  'schema' | 'validationRules' | 'database' | 'settings' | 'trusted' | 'onOutsideTrusted'
+>;
+
+/** The service's `prepare`: a subscribe request's execution under the trusted documents and the limits, or the errors that refuse it. */
+function subscriptionPreparer({ schema, validationRules, database, settings, trusted, onOutsideTrusted }: PreparerOptions) {
+  const checkDocument = subscriptionDocuments(
+    schema,
+    validationRules,
+    new Map(trusted?.documents.map((listed) => [listed.text, listed.document])),
+  );
+
+  /** The execution of a subscribe request whose text is trusted already, or the errors that refuse it before it runs. */
+  const prepareText = (query: unknown, payload: SubscribePayload, viewer: Viewer, transport: string): ExecutionArgs | GraphQLError[] => {
+    if (typeof query !== 'string') return [badRequest("A subscription needs a document: `query`, or a trusted document's id")];
+    const checked = checkDocument(query);
+    if (!('document' in checked)) return checked.errors;
+    const { document } = checked;
+    if (getOperationAST(document, payload.operationName)?.operation !== OperationTypeNode.SUBSCRIPTION)
+      return [badRequest(`Only subscriptions are served over ${transport}; send queries and mutations to /graphql`)];
+    return {
+      schema,
+      document,
+      operationName: payload.operationName ?? null,
+      variableValues: payload.variables ?? null,
+      contextValue: createContext(database, settings, viewer),
+    };
+  };
+
+  return (payload: SubscribePayload, viewer: Viewer, transport: string): ExecutionArgs | GraphQLError[] => {
+    if (!trusted) return prepareText(payload.query, payload, viewer, transport);
+    const onOutside = onOutsideTrusted ?? (() => {});
+    const admitted = trusted.admit(referenceIn(payload), onOutside);
+    if ('refused' in admitted) return [admitted.refused];
+    const prepared = prepareText(admitted.text ?? payload.query, payload, viewer, transport);
+    // Outside the list (log mode): counted as run only when it is a subscription that runs.
+    if (admitted.outside && !Array.isArray(prepared)) onOutside('ran', admitted.outside);
+    return prepared;
+  };
+}
+
+/** graphql-js's subscribe, in a span when tracing is on; each subscription's trace ids kept by its context for its log lines. */
+function tracedSubscribe(tracing: Tracing | undefined, traceOfSubscription: WeakMap<object, Record<string, string>>) {
+  return (args: ExecutionArgs) =>
+    tracing
+      ? tracing.graphqlOperation(
+          async () => {
+            // The start and end log lines are written after the span has ended: they take its ids from here.
+            traceOfSubscription.set(args.contextValue as object, tracing.logFields());
+            return subscribe(args);
+          },
+          { name: getOperationAST(args.document, args.operationName)?.name?.value, type: 'subscription' },
+        )
+      : subscribe(args);
 }
 
 /** An argument of the operation's lessonEvents field, as the resolver receives it (for the log line). */

@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ExecutionResult, GraphQLError } from 'graphql';
-import { createHandler, type ResponseInit } from 'graphql-sse';
+import { createHandler, type Handler, type ResponseInit } from 'graphql-sse';
 import type { Authentication } from '../../auth/authenticator.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { badRequest, rateLimited, unauthenticated, unavailable } from '../../core/errors.ts';
@@ -67,23 +67,43 @@ const anonymous: Pick<Authentication, 'viewer' | 'callerKey' | 'expiresAt'> = {
   expiresAt: undefined,
 };
 
+/** The streams of one server, and whether it is closing. */
+type Streams = {
+  /** Each request's stream, for graphql-sse's hooks (which are handed the request). */
+  of: WeakMap<FastifyRequest, Stream>;
+  /** Those still open, for shutdown and the metrics. */
+  open: Set<Stream>;
+  /** Set as the server begins to close (its preClose hook). */
+  closing: boolean;
+};
+
 /** The /graphql/stream handler (registered by src/graphql/route.ts), and how many streams are open. */
 export function createServerSentEvents(
   app: FastifyInstance,
-  { service, authentication, corsOrigins, keepAliveMs, shutdownSpreadMs }: ServerSentEventsOptions,
+  options: ServerSentEventsOptions,
 ): { handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>; connections: () => number } {
-  /** Each request's stream, for graphql-sse's hooks (which are handed the request); those still open, for shutdown and the metrics. */
-  const streamOf = new WeakMap<FastifyRequest, Stream>();
-  const open = new Set<Stream>();
-  let closing = false;
+  const streams: Streams = { of: new WeakMap(), open: new Set(), closing: false };
+  const handleProtocol = protocolHandler(options.service, streams);
+  endStreamsAtClose(app, options, streams);
 
-  const handleProtocol = createHandler<FastifyRequest, undefined, RequestContext>({
+  async function handler(request: FastifyRequest, reply: FastifyReply) {
+    const admitted = await admitStream(request, reply, options, streams);
+    if ('answered' in admitted) return admitted.answered;
+    return runStream(request, reply, admitted, handleProtocol, options.keepAliveMs, streams);
+  }
+
+  return { handler, connections: () => streams.open.size };
+}
+
+/** graphql-sse's handler, its hooks reading each request's stream from `streams`. */
+function protocolHandler(service: SubscriptionService, streams: Streams): Handler<FastifyRequest, undefined> {
+  return createHandler<FastifyRequest, undefined, RequestContext>({
     // Distinct connections only: no request reserves a stream for later operations.
     authenticate: () => null,
     // What runs is what was checked: the request's fields as operationFields read them, which are all
     // graphql-sse was handed; the service applies the trusted documents and the limits to them.
     onSubscribe: (request) => {
-      const stream = streamOf.get(request.raw)!;
+      const stream = streams.of.get(request.raw)!;
       const prepared = service.prepare(stream.fields, stream.viewer, TRANSPORT);
       if (!Array.isArray(prepared)) {
         // Ids in and out: a Last-Event-ID resumes the subscription, each event's id goes out as `id:`.
@@ -95,11 +115,11 @@ export function createServerSentEvents(
         { status: 400, statusText: 'Bad Request', headers: { 'content-type': JSON_TYPE } },
       ];
     },
-    // service.prepareText validated it (once per text, under the HTTP limits).
+    // service.prepare validated it (once per text, under the HTTP limits).
     validate: () => [],
     subscribe: service.subscribe,
     onOperation: (_context, request, args, result) => {
-      const stream = streamOf.get(request.raw)!;
+      const stream = streams.of.get(request.raw)!;
       const started = service.started(
         String(request.raw.id),
         args,
@@ -115,13 +135,13 @@ export function createServerSentEvents(
         void stream.closed.then(stopLapse);
       }
       // Set up as the server began to close, or after its client went away: it ends at once.
-      if (closing || stream.gone) stop();
+      if (streams.closing || stream.gone) stop();
       return iterator;
     },
     onNext: async (_context, request, result) => {
       // graphql-sse queues events without a bound: the next waits until the last is written, so that a slow
       // reader's backlog stays in its EventHub queue, which ends it 256 events behind (src/core/event-hub.ts).
-      const stream = streamOf.get(request.raw)!;
+      const stream = streams.of.get(request.raw)!;
       while (stream.unwritten > 0) await new Promise<void>((resolve) => (stream.written = resolve));
       stream.unwritten += 1;
       stream.nextId = stream.ids.eventId;
@@ -130,15 +150,19 @@ export function createServerSentEvents(
       return result.errors ? { ...result, errors: service.format(result.errors) as unknown as GraphQLError[] } : undefined;
     },
   });
+}
 
-  // At shutdown (src/main.ts): subscriptions being set up finish, then every stream ends with `complete`,
-  // and its response and connection with it (cut if it has not ended SETUP_GRACE_MS later), spread over
-  // SHUTDOWN_SPREAD (src/http/drain.ts). Not awaited, so that the WebSockets' closes are spread over the same
-  // time: the HTTP server waits for the streams' connections.
+/**
+ * At shutdown (src/main.ts): subscriptions being set up finish, then every stream ends with `complete`,
+ * and its response and connection with it (cut if it has not ended SETUP_GRACE_MS later), spread over
+ * SHUTDOWN_SPREAD (src/http/drain.ts). Not awaited, so that the WebSockets' closes are spread over the same
+ * time: the HTTP server waits for the streams' connections.
+ */
+function endStreamsAtClose(app: FastifyInstance, { service, shutdownSpreadMs }: ServerSentEventsOptions, streams: Streams): void {
   app.addHook('preClose', async () => {
-    closing = true;
+    streams.closing = true;
     await service.settled(SETUP_GRACE_MS);
-    void spreadOver([...open], shutdownSpreadMs, (stream) => {
+    void spreadOver([...streams.open], shutdownSpreadMs, (stream) => {
       // Its connection, not the response: once the response has ended, a kept-alive connection would
       // wait idle for KEEP_ALIVE_TIMEOUT (the server closes the idle ones only as it begins to close).
       const connection = stream.reply.raw.socket ?? stream.reply.raw;
@@ -146,85 +170,113 @@ export function createServerSentEvents(
       void Promise.race([stream.closed, new Promise((resolve) => setTimeout(resolve, SETUP_GRACE_MS))]).then(() => connection.destroy());
     });
   });
+}
 
-  const refuse = (reply: FastifyReply, status: number, error: GraphQLError) =>
-    reply
-      .code(status)
-      .type(JSON_TYPE)
-      .send({ errors: service.format([error]) });
-  const tryLater = (reply: FastifyReply) => refuse(reply.header('retry-after', RETRY_AFTER_SECONDS), 503, unavailable());
+/** Refuses a stream request with `error` as a JSON answer, before any stream opens. */
+function refuse(service: SubscriptionService, reply: FastifyReply, status: number, error: GraphQLError) {
+  return reply
+    .code(status)
+    .type(JSON_TYPE)
+    .send({ errors: service.format([error]) });
+}
 
-  async function handler(request: FastifyRequest, reply: FastifyReply) {
-    if (!acceptsEventStream(request.headers.accept))
-      return refuse(reply, 406, badRequest(`Send Accept: ${EVENT_STREAM}: /graphql/stream serves graphql-sse's distinct connections mode`));
-    if (refusedAsCsrfOnStream(request, corsOrigins)) return refuseAsCsrf(reply);
-    const fields = operationFields(request);
-    if ('refused' in fields) return refuse(reply, fields.refused.status, badRequest(fields.refused.message));
-    // Listened for before the awaited authentication (and the client may have gone during the rate limit's):
-    // a client gone meanwhile takes no slot, and opens no stream.
-    const slot = service.callers.slot();
-    const closed = reply.raw.closed ? Promise.resolve() : new Promise<void>((resolve) => reply.raw.once('close', resolve));
-    void closed.then(() => slot.end());
-    let known: Authentication;
-    try {
-      known = await authentication.of(request);
-    } catch (error) {
-      if (isDatabaseUnavailable(error)) return tryLater(reply);
-      throw error;
-    }
-    // Ambient credentials (cookies, HTTP Basic) count only from an origin that may use them, as on a WebSocket.
-    const { viewer, callerKey, expiresAt } = ambientFromForeignOrigin(request, known, corsOrigins) ? anonymous : known;
-    if (viewer.kind === 'invalid')
-      return refuse(
-        reply.header('www-authenticate', 'Bearer error="invalid_token"'),
-        401,
-        unauthenticated('The access token is invalid, expired or revoked'),
-      );
-    // Asked for as the drain began (src/http/drain.ts): its connection is ended, so that the client reconnects.
-    if (closing) return endUnanswered(request, reply);
-    if (viewer.kind === 'unavailable') return tryLater(reply);
-    const key = countedAs(viewer, callerKey, request.ip);
-    if (key && !slot.take(key)) return refuse(reply, 429, rateLimited('Too many subscription connections for this caller'));
-    if (slot.ended) return reply;
+const tryLater = (service: SubscriptionService, reply: FastifyReply) =>
+  refuse(service, reply.header('retry-after', RETRY_AFTER_SECONDS), 503, unavailable());
 
-    const lastEventId = [request.headers['last-event-id']].flat().join(', ');
-    const ids = { lastEventId: lastEventId.trim() === '' ? undefined : lastEventId, eventId: undefined };
-    const stream: Stream = { viewer, expiresAt, reply, fields, closed, gone: false, unwritten: 0, ids };
-    streamOf.set(request, stream);
-    open.add(stream);
-    void closed.then(() => {
-      stream.gone = true;
-      open.delete(stream);
-      // An event waiting to be written never will be.
-      stream.unwritten = 0;
-      stream.written?.();
-    });
-    // graphql-sse is handed only the fields read above, as a JSON POST (it reads a stream's request by its
-    // Accept being exactly the event stream's type): it cannot read the request another way than they were.
-    const [body, init] = await handleProtocol({
-      method: 'POST',
-      url: '/graphql/stream',
-      headers: { get: (name) => ({ accept: EVENT_STREAM, 'content-type': 'application/json' })[name.toLowerCase()] ?? null },
-      body: { ...fields, query: typeof fields.query === 'string' ? fields.query : '' },
-      raw: request,
-      context: undefined,
-    });
-    if (typeof body === 'string' || body === null)
-      return reply
-        .code(init.status)
-        .headers(init.headers ?? {})
-        .send(body ?? undefined);
-    try {
-      await sendEvents(stream, body, init, keepAliveMs);
-    } catch (error) {
-      // The stream is open: there is no answer left to give, only the stream to cut.
-      request.log.error({ err: error }, 'unexpected error in an event stream');
-      reply.raw.destroy();
-    }
-    return reply;
+/** A request let through to open its stream: who asks, what, and when its connection closes. */
+type Admitted = { viewer: Viewer; expiresAt: Date | undefined; fields: SubscribePayload; closed: Promise<void> };
+
+/** The checks before a stream opens: what is asked, by whom, and the caller's slot; or what was answered instead. */
+async function admitStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { service, authentication, corsOrigins }: ServerSentEventsOptions,
+  streams: Streams,
+): Promise<Admitted | { answered: unknown }> {
+  if (!acceptsEventStream(request.headers.accept))
+    return {
+      answered: refuse(
+        service,
+        reply,
+        406,
+        badRequest(`Send Accept: ${EVENT_STREAM}: /graphql/stream serves graphql-sse's distinct connections mode`),
+      ),
+    };
+  if (refusedAsCsrfOnStream(request, corsOrigins)) return { answered: refuseAsCsrf(reply) };
+  const fields = operationFields(request);
+  if ('refused' in fields) return { answered: refuse(service, reply, fields.refused.status, badRequest(fields.refused.message)) };
+  // Listened for before the awaited authentication (and the client may have gone during the rate limit's):
+  // a client gone meanwhile takes no slot, and opens no stream.
+  const slot = service.callers.slot();
+  const closed = reply.raw.closed ? Promise.resolve() : new Promise<void>((resolve) => reply.raw.once('close', resolve));
+  void closed.then(() => slot.end());
+  let known: Authentication;
+  try {
+    known = await authentication.of(request);
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) return { answered: tryLater(service, reply) };
+    throw error;
   }
+  // Ambient credentials (cookies, HTTP Basic) count only from an origin that may use them, as on a WebSocket.
+  const { viewer, callerKey, expiresAt } = ambientFromForeignOrigin(request, known, corsOrigins) ? anonymous : known;
+  if (viewer.kind === 'invalid') {
+    const challenged = reply.header('www-authenticate', 'Bearer error="invalid_token"');
+    return { answered: refuse(service, challenged, 401, unauthenticated('The access token is invalid, expired or revoked')) };
+  }
+  // Asked for as the drain began (src/http/drain.ts): its connection is ended, so that the client reconnects.
+  if (streams.closing) return { answered: endUnanswered(request, reply) };
+  if (viewer.kind === 'unavailable') return { answered: tryLater(service, reply) };
+  const key = countedAs(viewer, callerKey, request.ip);
+  if (key && !slot.take(key))
+    return { answered: refuse(service, reply, 429, rateLimited('Too many subscription connections for this caller')) };
+  if (slot.ended) return { answered: reply };
+  return { viewer, expiresAt, fields, closed };
+}
 
-  return { handler, connections: () => open.size };
+/** Opens the admitted request's stream: its subscription runs through graphql-sse, and its events are written. */
+async function runStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { viewer, expiresAt, fields, closed }: Admitted,
+  handleProtocol: Handler<FastifyRequest, undefined>,
+  keepAliveMs: number,
+  streams: Streams,
+) {
+  const lastEventId = [request.headers['last-event-id']].flat().join(', ');
+  const ids = { lastEventId: lastEventId.trim() === '' ? undefined : lastEventId, eventId: undefined };
+  const stream: Stream = { viewer, expiresAt, reply, fields, closed, gone: false, unwritten: 0, ids };
+  streams.of.set(request, stream);
+  streams.open.add(stream);
+  void closed.then(() => {
+    stream.gone = true;
+    streams.open.delete(stream);
+    // An event waiting to be written never will be.
+    stream.unwritten = 0;
+    stream.written?.();
+  });
+  // graphql-sse is handed only the fields read above, as a JSON POST (it reads a stream's request by its
+  // Accept being exactly the event stream's type): it cannot read the request another way than they were.
+  const [body, init] = await handleProtocol({
+    method: 'POST',
+    url: '/graphql/stream',
+    headers: { get: (name) => ({ accept: EVENT_STREAM, 'content-type': 'application/json' })[name.toLowerCase()] ?? null },
+    body: { ...fields, query: typeof fields.query === 'string' ? fields.query : '' },
+    raw: request,
+    context: undefined,
+  });
+  if (typeof body === 'string' || body === null)
+    return reply
+      .code(init.status)
+      .headers(init.headers ?? {})
+      .send(body ?? undefined);
+  try {
+    await sendEvents(stream, body, init, keepAliveMs);
+  } catch (error) {
+    // The stream is open: there is no answer left to give, only the stream to cut.
+    request.log.error({ err: error }, 'unexpected error in an event stream');
+    reply.raw.destroy();
+  }
+  return reply;
 }
 
 /** Whether an Accept header lists the event stream's type (`text/event-stream`, perhaps among others), not refused with q=0. */
