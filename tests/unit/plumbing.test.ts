@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { byKey, groupByKey, perRequest, type RequestScope } from '../../src/core/load.ts';
-import { stoppable, withEnd } from '../../src/graphql/subscriptions/iterators.ts';
+import { DELIVERY_BATCH, stoppable, withEnd } from '../../src/graphql/subscriptions/iterators.ts';
 import { ConnectionsPerCaller } from '../../src/graphql/subscriptions/per-caller.ts';
 import { acceptsEventStream } from '../../src/graphql/subscriptions/sse.ts';
 
@@ -50,6 +50,32 @@ describe('withEnd', () => {
     const failing = withEnd(broken, () => (ends += 1));
     await expect(failing.next()).rejects.toThrow('x');
     expect(ends).toBe(3);
+  });
+});
+
+describe('withEnd, many subscriptions hearing one event', () => {
+  it('hands it on to DELIVERY_BATCH of them a turn of the event loop, in the order it came, every one of them', async () => {
+    const count = DELIVERY_BATCH * 2 + 1;
+    const heard: number[] = [];
+    let turns = 0;
+    const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+    const source = (n: number): AsyncIterableIterator<number> => {
+      const once = { next: () => Promise.resolve({ value: n, done: false }), [Symbol.asyncIterator]: () => once };
+      return once;
+    };
+    const steps = Array.from({ length: count }, (_, n) =>
+      withEnd(source(n), () => {})
+        .next()
+        .then((step) => heard.push(step.value)),
+    );
+    // Each turn of the event loop lets one more batch through (without the batches, all in the first).
+    while (heard.length < count) {
+      await turn();
+      turns += 1;
+    }
+    await Promise.all(steps);
+    expect(heard).toEqual(Array.from({ length: count }, (_, n) => n));
+    expect(turns).toBeGreaterThanOrEqual(2);
   });
 });
 

@@ -333,6 +333,7 @@ async function sendEvents(stream: Stream, events: AsyncGenerator<string, void>, 
   // Proxies that buffer answers (nginx) pass this one on as it is written.
   const headers = { ...reply.getHeaders(), ...init.headers, 'x-accel-buffering': 'no' } as OutgoingHttpHeaders;
   raw.writeHead(init.status, init.statusText, headers);
+  flattenHeaderBlock(raw);
   const write = (chunk: string) =>
     new Promise<boolean>((resolve) => {
       if (raw.destroyed || raw.writableEnded) return resolve(false);
@@ -365,4 +366,14 @@ async function sendEvents(stream: Stream, events: AsyncGenerator<string, void>, 
     raw.off('close', gone);
   }
   if (!raw.destroyed) await new Promise<void>((resolve) => raw.end(resolve));
+}
+
+/**
+ * Node keeps the header block it wrote for as long as the response lasts (`_header`, which `headersSent`
+ * reads), built by concatenation: a tree of ~80 strings, 2.6 kB per open stream. Running a regular expression
+ * on it makes V8 flatten it in place into one string (docs/performance.md, Over Server-Sent Events).
+ */
+function flattenHeaderBlock(raw: FastifyReply['raw']): void {
+  const { _header: block } = raw as unknown as { _header?: unknown };
+  if (typeof block === 'string') /^/.test(block);
 }
