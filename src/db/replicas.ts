@@ -112,7 +112,7 @@ export class ReplicaSet {
   private stopped = false;
   private turn = 0;
   private listening = false;
-  /** Told each time a replica is left out (`inUse` false) or taken back: the app logs it (src/app.ts). */
+  /** Told each time a replica is left out (`inUse` false) or taken back: the app logs it (src/plugins/listening.ts). */
   onChange: (replica: Replica, inUse: boolean) => void = () => {};
 
   constructor({ urls, maxLagMs, primary, readOver }: ReplicaSetOptions) {

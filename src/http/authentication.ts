@@ -1,8 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import type { Authentication, Authenticator } from '../auth/authenticator.ts';
+import { createAuthenticator, type Authentication, type Authenticator, type AuthMethod, type AuthOutcome } from '../auth/authenticator.ts';
+import { TokenCache } from '../auth/token-cache.ts';
+import type { Config } from '../config.ts';
+import type { SqlRead } from '../db/client.ts';
 
 // Who is calling, asked of the authenticator (src/auth/authenticator.ts) once per HTTP request, and shared
-// by the rate limit, the GraphQL and REST contexts and the request's log line.
+// by the rate limit, the GraphQL and REST contexts and the request's log line; callersFor builds them all.
 
 export type RequestAuthentication = {
   /** The request's authentication, asked on first use. */
@@ -31,4 +34,13 @@ export function authenticationPerRequest(authenticator: Authenticator): RequestA
     known: (request) => settled.get(request),
     asksPlatform: (request) => !asked.has(request) && authenticator.asksPlatform(request.headers),
   };
+}
+
+export type Callers = { tokenCache: TokenCache; authenticator: Authenticator; authentication: RequestAuthentication };
+
+/** One authenticator for every face (with its token cache), asked once per HTTP request. */
+export function callersFor(config: Config, read: SqlRead, onOutcome?: (method: AuthMethod, outcome: AuthOutcome) => void): Callers {
+  const tokenCache = new TokenCache(config.tokenCacheTtlMs);
+  const authenticator = createAuthenticator({ identity: config.identity, read, tokenCache, ...(onOutcome ? { onOutcome } : {}) });
+  return { tokenCache, authenticator, authentication: authenticationPerRequest(authenticator) };
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 
 // Connection-level limits: the cap on open connections, and an end, at shutdown, for connections that
-// never send a request. The timeouts themselves are options of the server (src/app.ts); README,
+// never send a request. The timeouts themselves are options of the server (src/http/server-options.ts); README,
 // Configuration, and SECURITY.md list them.
 
 export function limitConnections(

@@ -5,7 +5,7 @@ import { jsonObject, nonEmptyString, numericId, optional, parseInput, storableTe
 
 const url = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
 
-/** The longest uid an activity may have: every route that takes one in its path must reach it (src/app.ts). */
+/** The longest uid an activity may have: every route that takes one in its path must reach it (src/http/server-options.ts). */
 export const MAX_UID_LENGTH = 255;
 
 const fields = {
