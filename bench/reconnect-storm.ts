@@ -145,7 +145,12 @@ const specs: SubscriberSpec[] = students.map(({ token, lessonId }) => ({ token, 
 const opened = await Promise.all(
   clients.map((client, c) =>
     client.ask(
-      { type: 'open', url: `ws://127.0.0.1:${port}/graphql`, subscribers: specs.filter((_, i) => i % CLIENTS === c), concurrency: CONCURRENCY },
+      {
+        type: 'open',
+        url: `ws://127.0.0.1:${port}/graphql`,
+        subscribers: specs.filter((_, i) => i % CLIENTS === c),
+        concurrency: CONCURRENCY,
+      },
       'opened',
     ),
   ),
