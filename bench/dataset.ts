@@ -149,15 +149,17 @@ async function inParallel<T>(items: T[], limit: number, task: (item: T) => Promi
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-const PARALLEL_IMPORTS = 4;
+// One at a time: each import locks the id tables before moving their sequences (src/import/import-data.ts),
+// so parallel chunks deadlock there.
+const PARALLEL_IMPORTS = 1;
 /** A multiple of 4, so that a follow-up (id + 1 of an id ≡ 1 mod 4) is in the same chunk. */
 const ACTIVITIES_PER_CHUNK = 500;
 
 /**
  * Writes the data set into an empty, migrated database and says what the cases may use. importData sends
- * a statement per record, so chunks are imported in parallel transactions. Records with explicit ids
- * tolerate that: the last import, alone, moves every id sequence past all of them. Concept results take
- * their ids from a sequence that each import resets to what *it* can see, so they are imported alone.
+ * a statement per record, in chunks of their own transaction (PARALLEL_IMPORTS at a time). Records with
+ * explicit ids tolerate that: the last import, alone, moves every id sequence past all of them. Concept
+ * results take their ids from a sequence, so they are imported alone.
  */
 export async function loadDataset(
   database: Database,
