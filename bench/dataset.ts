@@ -149,8 +149,8 @@ async function inParallel<T>(items: T[], limit: number, task: (item: T) => Promi
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-// One at a time: each import locks the id tables before moving their sequences (src/import/import-data.ts),
-// so parallel chunks deadlock there.
+// One at a time: imports take turns on a database (src/import/import-data.ts, IMPORT_LOCK), so more
+// would only wait.
 const PARALLEL_IMPORTS = 1;
 /** A multiple of 4, so that a follow-up (id + 1 of an id ≡ 1 mod 4) is in the same chunk. */
 const ACTIVITIES_PER_CHUNK = 500;

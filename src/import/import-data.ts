@@ -14,8 +14,12 @@ export class ImportError extends Error {}
 
 export type ImportCounts = Record<keyof ImportFile, number>;
 
+/** Imports take turns on one database: each locks the id tables before it commits, so two at once would deadlock. */
+const IMPORT_LOCK = "SELECT pg_advisory_xact_lock(hashtext('lessons-gateway: db:import'))";
+
 export async function importData(tx: Tx, input: unknown): Promise<ImportCounts> {
   const file = parse(input);
+  await tx.$executeRawUnsafe(IMPORT_LOCK);
   await checkUniqueness(tx, file);
   await checkReferences(tx, file);
   await writeUsers(tx, file);

@@ -48,6 +48,18 @@ describe('the import and the id sequences', () => {
     const next = await newUnit(gateway, 'after both');
     expect(next.id).toBeGreaterThan(writersId);
   });
+
+  it.skipIf(!process.env.DATABASE_URL)('runs imports started together one after the other, each complete, none deadlocked', async () => {
+    // Each file writes several tables, as a real one does; four at once overlap on every table they lock.
+    const file = (n: number) => ({
+      units: Array.from({ length: 20 }, (_, i) => ({ id: 1000 + n * 100 + i, name: `unit ${n}.${i}` })),
+      classifications: Array.from({ length: 20 }, (_, i) => ({ id: 1000 + n * 100 + i, key: `k${n}-${i}`, name: `c ${n}.${i}` })),
+      concepts: Array.from({ length: 20 }, (_, i) => ({ id: 1000 + n * 100 + i, uid: `concept-${n}-${i}`, name: `concept ${n}.${i}` })),
+    });
+    const counts = await Promise.all([0, 1, 2, 3].map((n) => runImport(gateway, file(n))));
+    expect(counts.map((count) => [count.units, count.classifications, count.concepts])).toEqual(Array(4).fill([20, 20, 20]));
+    expect(await gateway.database.prisma.concept.count({ where: { id: { gte: 1000, lt: 1400 } } })).toBe(80);
+  });
 });
 
 async function blockedStatements(gateway: Gateway): Promise<number> {
