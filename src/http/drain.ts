@@ -23,7 +23,7 @@ export function registerDrain(app: FastifyInstance, lifecycle: Lifecycle): void 
     if (route === READINESS_ROUTE) return void reply.code(503).send({ status: 'draining' });
     if (!lifecycle.draining || route === HEALTH_ROUTE) return done();
     // An event stream asked for while draining: its connection is ended, so that the client reconnects (to
-    // another instance, behind a balancer) rather than give up on a 503 (SPEC §12).
+    // another instance, behind a balancer) rather than give up on a 503 (docs/operations.md, A rolling deploy).
     if (asksForEventStream(request.headers.accept)) return endUnanswered(request, reply);
     reply.code(503).header('retry-after', RETRY_AFTER_SECONDS).send(fromHttpStatus(503, 'The server is shutting down, try again shortly'));
   });
@@ -34,7 +34,7 @@ export function registerDrain(app: FastifyInstance, lifecycle: Lifecycle): void 
   });
 }
 
-/** Ends a request's connection without an answer: what a draining instance does to a stream request (SPEC §12). */
+/** Ends a request's connection without an answer: what a draining instance does to a stream request (docs/operations.md, A rolling deploy). */
 export function endUnanswered(request: FastifyRequest, reply: FastifyReply): void {
   reply.hijack();
   request.raw.socket.destroy();

@@ -11,7 +11,7 @@ import { answerClientError, fromHttpStatus } from './errors.ts';
 export type ServerOptionsInput = {
   logStream?: DestinationStream | undefined;
   tracing?: Tracing | undefined;
-  /** The longest path parameter routed: the longest uid the data model allows (SPEC §14). */
+  /** The longest path parameter routed: the longest uid the data model allows (docs/contract.md, REST routes). */
   maxParamLength: number;
 };
 
@@ -42,7 +42,7 @@ export function serverOptions(config: Config, { logStream, tracing, maxParamLeng
     keepAliveTimeout: config.keepAliveTimeoutMs,
     requestIdHeader: 'x-request-id',
     // Every uid the data model allows reaches its route; a longer path parameter names no row, and
-    // frameworkErrors below answers it 404 (SPEC §14).
+    // frameworkErrors below answers it 404 (docs/contract.md, REST routes).
     routerOptions: { maxParamLength },
     // Requests too slow, too large in their headers, or not HTTP: answered in the envelope, then closed.
     clientErrorHandler: answerClientError,

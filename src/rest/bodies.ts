@@ -70,7 +70,7 @@ function conceptResultInput(result: unknown): unknown {
 
 /**
  * A finish_lesson body → FinishLessonInput's shape (400 when the body is not a JSON object). The lessons
- * client sends `follow_up: ""` when the follow-up has no name: like null, that is no follow-up (SPEC §14).
+ * client sends `follow_up: ""` when the follow-up has no name: like null, that is no follow-up (docs/contract.md, finish_lesson).
  */
 export function finishLessonInputFromBody(body: unknown): Body {
   const object = requireJsonObject(body);

@@ -42,7 +42,7 @@ describe('parseFinishLessonInput', () => {
     expect(saved!.metadata).toEqual({ correct: 0, attemptNumber: 2, questionNumber: 3, prompt: 'p', note: 'n' });
   });
 
-  it('keeps a __proto__ key of extra as given, as an own key (SPEC §14), and pollutes nothing', () => {
+  it('keeps a __proto__ key of extra as given, as an own key (docs/contract.md, finish_lesson), and pollutes nothing', () => {
     const extra = JSON.parse('{"__proto__": {"polluted": true}, "note": "n"}') as Record<string, unknown>;
     const [saved] = parseFinishLessonInput({
       conceptResults: [result({ metadata: { correct: 0, attemptNumber: 2, questionNumber: 3, extra } })],

@@ -4,7 +4,7 @@ import { CloseCode, makeServer, type Server, type ServerOptions } from 'graphql-
 import type { WebSocket } from 'ws';
 
 // graphql-ws's server on one `ws` socket (what graphql-ws/use/@fastify/websocket does), with the bounds of
-// SPEC §15: what waits to be sent to the socket is bounded, the keep-alive counts only a pong to its own
+// docs/operations.md, Live lessons across instances: what waits to be sent to the socket is bounded, the keep-alive counts only a pong to its own
 // ping, and a subscription id is handed to graphql-ws again only once its previous subscription has ended.
 
 /** Closes a socket whose client does not read what is sent to it (WebSocket's "policy violation"). */

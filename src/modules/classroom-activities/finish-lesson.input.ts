@@ -25,7 +25,7 @@ export type FinishLessonCommand = {
   conceptResults: ConceptResultCommand[];
 };
 
-/** The metadata keys that are text on every face, wherever they are given (SPEC §14). */
+/** The metadata keys that are text on every face, wherever they are given (docs/contract.md, finish_lesson). */
 const metadataText = {
   directions: optional(storableText),
   prompt: optional(storableText),

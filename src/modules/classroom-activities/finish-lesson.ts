@@ -91,7 +91,7 @@ export async function finishInTransaction(
     ? `${appUrl}/teachers/classroom_activities/${followUpClassroomActivity.id}/activity_from_classroom_activity`
     : appUrl;
   // A retry that changed nothing (already finished, no result saved, no session dropped, the follow-up
-  // neither assigned nor unlocked now) sends no second event; any change a student sees sends one (SPEC §14).
+  // neither assigned nor unlocked now) sends no second event; any change a student sees sends one (docs/contract.md, finish_lesson).
   // Its position was taken by the update above unless it was finished already (see notifyLessonEvent).
   if (!wasFinished) await notifyLessonEvent(tx, 'FINISHED', classroomActivity, followUpUrl);
   else if (saved > 0 || dropped > 0 || followUp?.changed)

@@ -234,7 +234,7 @@ describe('rule 3: each concept result is saved to its session', () => {
     expect(row!.metadata).toEqual({ ...metadata, ...extra });
   });
 
-  it('stores a __proto__ key of a metadata.extra literal as given, like any other (SPEC §14)', async () => {
+  it('stores a __proto__ key of a metadata.extra literal as given, like any other (docs/contract.md, finish_lesson)', async () => {
     // As a literal of the document: a JSON body holding `__proto__` is refused (400) before GraphQL reads it (SECURITY.md).
     const answer = await gateway.graphql(
       `mutation ProtoKey($id: ID!) {
@@ -531,7 +531,7 @@ describe('invalid input: BAD_USER_INPUT naming every offender, and nothing chang
     expect(await prisma().userMilestone.count()).toBe(0);
   });
 
-  it('names uids with a space before or after together with the malformed fields (SPEC §14)', async () => {
+  it('names uids with a space before or after together with the malformed fields (docs/contract.md, finish_lesson)', async () => {
     const fields = await expectBadUserInput(
       {
         conceptResults: [
@@ -557,7 +557,7 @@ describe('invalid input: BAD_USER_INPUT naming every offender, and nothing chang
     );
   });
 
-  it('metadata.extra may not store a non-string under prompt, answer or directions (SPEC §14), all named at once', async () => {
+  it('metadata.extra may not store a non-string under prompt, answer or directions (docs/contract.md, finish_lesson), all named at once', async () => {
     const withExtra = (uid: string, extra: Record<string, unknown>) => ({ ...result(uid), metadata: { ...result(uid).metadata, extra } });
     const fields = await expectBadUserInput(
       {

@@ -60,7 +60,7 @@ describe('a snake_case body', () => {
     expect(answer.body).toEqual({ follow_up_url: followUpUrlFor(followUp!.id) });
   });
 
-  it('follow_up "", null or absent means no follow-up, as the lessons client sends it (SPEC §14), JSON or form', async () => {
+  it('follow_up "", null or absent means no follow-up, as the lessons client sends it (docs/contract.md, finish_lesson), JSON or form', async () => {
     const bodies: [string, { body?: unknown; payload?: string; headers?: Record<string, string> }][] = [
       ['""', { body: { follow_up: '', concept_results: twoResults() } }],
       ['null', { body: { follow_up: null, concept_results: twoResults() } }],
@@ -110,7 +110,7 @@ describe('a snake_case body', () => {
     expect(Object.keys(row!.metadata as object)).not.toContain('directions');
   });
 
-  it('keeps a __proto__ metadata key as given, like any other (SPEC §14)', async () => {
+  it('keeps a __proto__ metadata key as given, like any other (docs/contract.md, finish_lesson)', async () => {
     const metadata = JSON.parse(
       '{"correct": 1, "attemptNumber": 1, "questionNumber": 1, "__proto__": {"polluted": true}, "constructor": "c", "note": "n"}',
     ) as Record<string, unknown>;
@@ -300,7 +300,7 @@ describe('validation: 422 naming every offender by its snake_case path, and noth
       ['concept_results[0].metadata.correct', 'concept_results[1].concept_uid', 'concept_results[2].activity_session_uid'],
     );
   });
-  it('uids with a space before or after are named with the wrong types at once, not after them (SPEC §14)', async () => {
+  it('uids with a space before or after are named with the wrong types at once, not after them (docs/contract.md, finish_lesson)', async () => {
     const good = legacyResult(uids.sessions.ben);
     const errors = await expectInvalid(
       {

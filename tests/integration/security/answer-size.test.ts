@@ -1,4 +1,4 @@
-// A small query cannot make a huge answer (SPEC §15, Answers): the cost limit counts a list field as its
+// A small query cannot make a huge answer (docs/operations.md, The size of an answer): the cost limit counts a list field as its
 // `first`, whether written, passed as a variable (then its largest page) or left to its default, and an
 // answer over RESPONSE_LIMIT is not sent: `data: null` and one RESPONSE_TOO_LARGE error.
 

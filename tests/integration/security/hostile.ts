@@ -106,7 +106,7 @@ const notAnInteger = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }).filter((value) => !Number.isInteger(value)),
   anyString,
 );
-/** Not a boolean, and not "" either: the lessons client's "" means no follow-up (SPEC §14). */
+/** Not a boolean, and not "" either: the lessons client's "" means no follow-up (docs/contract.md, finish_lesson). */
 const notABoolean = fc
   .oneof(fc.constantFrom('true', 'false', 1, 0, [], {}, [true], { value: true }), anyString, fc.integer())
   .filter((value) => value !== '');

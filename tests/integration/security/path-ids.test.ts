@@ -32,7 +32,7 @@ describe('ids no row can have, in the path of every REST route', () => {
   });
 });
 
-// SPEC §14: every uid the data model allows (255 characters) is reachable on every route; a path parameter
+// docs/contract.md, REST routes: every uid the data model allows (255 characters) is reachable on every route; a path parameter
 // too long to name a row is 404 in the envelope, and the answer does not quote the URL.
 describe('long ids in the path', () => {
   const activityRoutes = withId.filter((route) => route.url.startsWith('/activities/'));

@@ -4,7 +4,7 @@ import { importData } from '../../../src/import/import-data.ts';
 import { startGateway, type Gateway } from '../../kit/gateway.ts';
 
 // The import (npm run db:import) beside live traffic: it moves each id sequence past the ids it wrote, and
-// never backwards, not past a value another writer has taken (SPEC §15): a later insert never reuses an id.
+// never backwards, not past a value another writer has taken (docs/contract.md, Running it): a later insert never reuses an id.
 
 const unitsFile = { units: [{ id: 1, name: 'Sentence structure' }] };
 const runImport = (gateway: Gateway, file: unknown) => inTransaction(gateway.database.prisma, (tx) => importData(tx, file));

@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startServerProcess, stopServerProcesses } from '../../kit/server-process.ts';
 
-// One socket against the real server (SPEC §15, docs/operations.md Live lessons): a client that stops
+// One socket against the real server (docs/operations.md, Live lessons across instances): a client that stops
 // reading and floods `ping` messages, with an unrequested pong frame now and then, is closed once what
 // waits for it passes SUBSCRIPTION_SEND_BUFFER, and the server's resident memory stays bounded meanwhile.
 

@@ -26,7 +26,7 @@ const FOLLOW = `subscription Follow($id: ID!, $after: ID) {
 /** A lesson to follow, as its teacher, from `after`: its cursor read with its state (README, How to never miss an event). */
 export type Followed = { id: string; token: string; after: string };
 
-/** The variables of a (re)subscription after `last`, the last event received: where resuming goes (SPEC §12). */
+/** The variables of a (re)subscription after `last`, the last event received: where resuming goes (docs/contract.md, Live lessons). */
 function resumeAfter({ id, after }: Followed, last: LessonEvent | undefined): Record<string, unknown> {
   return { id, after: last?.id ?? after };
 }
@@ -39,7 +39,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Each answers with the lesson's cursor as the change left it: the id of the event it committed (SPEC §12). */
+/** Each answers with the lesson's cursor as the change left it: the id of the event it committed (docs/contract.md, Live lessons). */
 const MUTATIONS = {
   launchLesson: 'mutation Launch($id: ID!) { launchLesson(id: $id) { lessonEventCursor } }',
   unpinAndLock: 'mutation Lock($id: ID!) { unpinAndLock(id: $id) { lessonEventCursor } }',
@@ -47,7 +47,7 @@ const MUTATIONS = {
     'mutation Finish($id: ID!) { finishLesson(id: $id, input: { followUp: true }) { classroomActivity { lessonEventCursor } } }',
 };
 type Changed = { lessonEventCursor?: string; classroomActivity?: { lessonEventCursor: string } };
-/** The event each mutation commits (SPEC §7). */
+/** The event each mutation commits (docs/contract.md, Live lessons). */
 const KIND_OF: Record<keyof typeof MUTATIONS, LessonEvent['kind']> = {
   launchLesson: 'LAUNCHED',
   unpinAndLock: 'LOCKED',

@@ -5,7 +5,7 @@ import { follow, rawStream, waitFor, type Follower } from '../../kit/live.ts';
 import { freshDatabaseEnv, startServerProcess, stopServerProcesses, type ServerProcess } from '../../kit/server-process.ts';
 import { followLessonOverSocket, followLessonOverStream, freePort, Tally, type Subscriber } from './deploy-clients.ts';
 
-// Rolling deploys (SPEC §12; docs/operations.md, A rolling deploy). On SIGTERM an instance says it is not
+// Rolling deploys (docs/operations.md, A rolling deploy). On SIGTERM an instance says it is not
 // ready and serves on for SHUTDOWN_DELAY, then drains, closing its sockets spread over SHUTDOWN_SPREAD. Behind
 // HAProxy with health checks on /readyz, three instances on one PostgreSQL database restarted one by one
 // while reads run, a lesson is launched, locked and finished and subscribers follow it: no request fails,

@@ -9,7 +9,7 @@ import { waitFor } from '../../kit/live.ts';
 import { freshDatabaseEnv, startServerProcess, stopServerProcesses, type ServerProcess } from '../../kit/server-process.ts';
 import { tcpProxy } from '../../kit/tcp-proxy.ts';
 
-// A browser's own EventSource following a lesson (SPEC §12): a page of another origin of the site opens
+// A browser's own EventSource following a lesson (docs/contract.md, Live lessons): a page of another origin of the site opens
 // /graphql/stream with `withCredentials`, signed in by the platform's session cookie alone, and goes on
 // following the lesson by itself across a restart of the server (the drain ends its stream; the browser
 // reconnects, as it does on a dropped connection and never on an HTTP error), its Last-Event-ID bringing it

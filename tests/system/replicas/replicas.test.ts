@@ -7,7 +7,7 @@ import { freePort, matching, scrape } from '../../kit/metrics.ts';
 import { follow, startListeningGateway, waitFor, type Follower, type ListeningGateway } from '../../kit/live.ts';
 import { startReplicaPair, type ReplicaPair } from '../../kit/replica.ts';
 
-// Reads on a real streaming replica (docs/operations.md, Read replicas; SPEC §13), as the replica pass runs it
+// Reads on a real streaming replica (docs/operations.md, Read replicas), as the replica pass runs it
 // (npm run test:replicas; tests/kit/replica.ts): replay paused makes the replica stale on purpose, and each rule
 // is seen from outside: a stale answer proves a replica served, a fresh one that read-your-writes held.
 
