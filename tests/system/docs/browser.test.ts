@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, chromiumThere, launchChromium } from '../../kit/chromium.ts';
 import { seedDemoData } from '../../../src/demo/seed.ts';
 import { startListeningGateway, type ListeningGateway } from '../../kit/live.ts';
 import { finishLessonPath } from '../../kit/rest.ts';
@@ -11,9 +12,7 @@ import { finishLessonPath } from '../../kit/rest.ts';
 // to any other host fails the test.
 // Screenshots go to .tmp/browser/ (docs/playground.png in the README is one of them).
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = '.tmp/browser';
-const chromiumThere = existsSync(CHROMIUM);
 const needsChromium = `needs Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)${chromiumThere ? '' : ': not there, skipped'}`;
 
 let gateway: ListeningGateway;
@@ -135,20 +134,7 @@ describe.skipIf(!chromiumThere)(`in a real browser (${needsChromium})`, () => {
     if (!demo) throw new Error('the demo data was not loaded on the fresh database');
     ({ teacherToken, classroomActivityId } = demo);
     origin = new URL('/', gateway.wsUrl.replace(/^ws/, 'http')).origin;
-    // The flags keep Chromium from calling home (updates, sync, safe browsing): the page's own requests are
-    // what is checked, and a closed network would otherwise fill the log.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 60_000);
 

@@ -1,11 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, chromiumThere, launchChromium, SCHOOL_SITE } from '../../kit/chromium.ts';
 import { ids, names, uids } from '../../kit/fixture.ts';
 import { startSessionWebhook, type SessionWebhook } from '../../kit/identity.ts';
 import { startListeningGateway, type ListeningGateway } from '../../kit/live.ts';
@@ -14,8 +15,6 @@ import { startListeningGateway, type ListeningGateway } from '../../kit/live.ts'
 // site, calling the gateway with `credentials: 'include'` and the platform's session cookie, no token
 // anywhere; it reads the lesson, follows it over a WebSocket the same cookie signs in, and finishes it.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumThere = existsSync(CHROMIUM);
 const COOKIE = '_platform_session';
 const SESSION = 'teacher-session-value';
 // graphql-ws's browser build, as a page would load it (its package exports no path to it: found beside its package.json).
@@ -77,20 +76,7 @@ describe.skipIf(!chromiumThere)(
         CORS_ORIGINS: lessonsOrigin,
       });
       api = `http://api.school.test:${new URL(gateway.wsUrl).port}`;
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          // Two origins of one site, school.test, both on loopback.
-          '--host-resolver-rules=MAP lessons.school.test 127.0.0.1, MAP api.school.test 127.0.0.1',
-        ],
-      });
+      browser = await launchChromium(SCHOOL_SITE);
     }, 60_000);
 
     afterAll(async () => {

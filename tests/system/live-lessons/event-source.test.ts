@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, chromiumThere, launchChromium, SCHOOL_SITE } from '../../kit/chromium.ts';
 import { startSessionWebhook, type SessionWebhook } from '../../kit/identity.ts';
 import { waitFor } from '../../kit/live.ts';
 import { freshDatabaseEnv, startServerProcess, stopServerProcesses, type ServerProcess } from '../../kit/server-process.ts';
@@ -15,8 +15,6 @@ import { tcpProxy } from '../../kit/tcp-proxy.ts';
 // reconnects, as it does on a dropped connection and never on an HTTP error), its Last-Event-ID bringing it
 // what was committed while it was away, once.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumThere = existsSync(CHROMIUM);
 const COOKIE = '_platform_session';
 const SESSION = 'teacher-session-value';
 /** The demo data's teacher (src/demo/seed.ts), whom the platform's session names. */
@@ -56,20 +54,7 @@ describe.skipIf(!chromiumThere)(
       webhook.answers.set(SESSION, { status: 200, body: { userId: DEMO_TEACHER } });
       lessons = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(page(streamUrl)));
       lessonsOrigin = `http://lessons.school.test:${await serve(lessons)}`;
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          // Two origins of one site, school.test, both on loopback.
-          '--host-resolver-rules=MAP lessons.school.test 127.0.0.1, MAP api.school.test 127.0.0.1',
-        ],
-      });
+      browser = await launchChromium(SCHOOL_SITE);
     }, 60_000);
 
     afterAll(async () => {
