@@ -23,7 +23,7 @@ export type HubSubscription<Event> = {
   end(): void;
 };
 
-type Subscriber<Event> = { push(event: Event): void; floor(): number | undefined };
+type Subscriber<Event> = { push(event: Event): void; floor(): number | undefined; end(): void };
 
 /**
  * A key with subscribers: the position it pushed last, and its latest events in an unbroken run (`recent`),
@@ -141,21 +141,26 @@ export class EventHub<Event extends Positioned = Positioned> {
     }
   }
 
-  /** Reads what followed `floor`, pushes it in order, then what was held meanwhile. */
+  /**
+   * Reads what followed `floor`, pushes it in order, then what was held meanwhile. When the store cannot be
+   * read, the key's subscribers are ended rather than handed events past a gap: each resumes with `after`.
+   */
   private async catchUp(key: number, topic: Topic<Event>, floor: number): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       try {
         const stored = await this.readOnce(key, topic, floor);
         if (this.topics.get(key) !== topic) return;
         for (const event of stored) this.push(key, topic, event);
-        break;
+        const held = topic.held ?? [];
+        topic.held = undefined;
+        for (const event of held) this.deliver(key, event);
+        return;
       } catch {
         await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
       }
     }
-    const held = topic.held ?? [];
     topic.held = undefined;
-    for (const event of held) this.deliver(key, event);
+    for (const subscriber of [...topic.subscribers]) subscriber.end();
   }
 
   /**

@@ -139,4 +139,16 @@ describe('EventHub', () => {
     hub.deliver(1, at(4));
     expect(await take(subscription.iterator, 3)).toEqual([2, 3, 4]);
   });
+
+  it('ends the subscribers of a key whose gap cannot be read, rather than skip it: they resume with after', async () => {
+    const hub = new EventHub<Event>({
+      read: () => Promise.reject(new Error('the database is down')),
+    });
+    const subscription = hub.subscribe(1);
+    subscription.startLive(1);
+    hub.deliver(1, at(2));
+    hub.deliver(1, at(4));
+    expect(await take(subscription.iterator, 1)).toEqual([2]);
+    expect(await subscription.iterator.next()).toEqual({ value: undefined, done: true });
+  });
 });
