@@ -1,7 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ExecutionResult, GraphQLError } from 'graphql';
-import { createHandler, type Handler, type ResponseInit } from 'graphql-sse';
 import type { Authentication } from '../../auth/authenticator.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { badRequest, rateLimited, unauthenticated, unavailable } from '../../core/errors.ts';
@@ -32,34 +31,31 @@ export type ServerSentEventsOptions = {
   shutdownSpreadMs: number;
 };
 
-/** The one stream a request opens: who asked, and, once its subscription runs, how to end it. */
+/** An open stream: its response, and, once its subscription runs, how to end it. */
 type Stream = {
-  viewer: Viewer;
-  expiresAt: Date | undefined;
   reply: FastifyReply;
-  /** What the request asks, read once (operationFields): the trusted documents and the limits check it, and it runs. */
-  fields: SubscribePayload;
   /** Settles when the response is done, or its connection gone; `gone` is true from then on. */
   closed: Promise<void>;
   gone: boolean;
   /** Ends the running subscription: `complete` is sent (after `last`, when given), then the response ends. */
   stop?: (last?: ExecutionResult) => void;
-  /** Events handed to graphql-sse and not yet written to the socket (at most one: see onNext). */
-  unwritten: number;
-  written?: () => void;
-  /** The Last-Event-ID asked with, and the id of the event being resolved (docs/contract.md, Live lessons). */
-  ids: EventStreamIds;
-  /** The `id:` of the `next` message being written, when it carries an event. */
-  nextId?: string | undefined;
 };
 
 const TRANSPORT = 'Server-Sent Events';
 const EVENT_STREAM = 'text/event-stream';
 const JSON_TYPE = 'application/json; charset=utf-8';
-/** An SSE comment: clients ignore it, proxies see traffic. */
+/** An SSE comment: clients ignore it, proxies see traffic. Also the stream's first message, at once: some browsers show a stream only once something came. */
 const KEEP_ALIVE_COMMENT = ':\n\n';
-/** How graphql-sse begins an event's message: its `id:` line goes after it. */
-const NEXT = 'event: next\n';
+/** graphql-sse's last message of a distinct connection's stream. */
+const COMPLETE = 'event: complete\ndata:\n\n';
+/** graphql-sse's headers of a distinct connection's stream; proxies that buffer answers (nginx) pass it on as it is written. */
+const STREAM_HEADERS = {
+  connection: 'keep-alive',
+  'cache-control': 'no-cache',
+  'content-encoding': 'none',
+  'content-type': 'text/event-stream; charset=utf-8',
+  'x-accel-buffering': 'no',
+};
 
 const anonymous: Pick<Authentication, 'viewer' | 'callerKey' | 'expiresAt'> = {
   viewer: { kind: 'anonymous' },
@@ -69,8 +65,6 @@ const anonymous: Pick<Authentication, 'viewer' | 'callerKey' | 'expiresAt'> = {
 
 /** The streams of one server, and whether it is closing. */
 type Streams = {
-  /** Each request's stream, for graphql-sse's hooks (which are handed the request). */
-  of: WeakMap<FastifyRequest, Stream>;
   /** Those still open, for shutdown and the metrics. */
   open: Set<Stream>;
   /** Set as the server begins to close (its preClose hook). */
@@ -82,74 +76,16 @@ export function createServerSentEvents(
   app: FastifyInstance,
   options: ServerSentEventsOptions,
 ): { handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>; connections: () => number } {
-  const streams: Streams = { of: new WeakMap(), open: new Set(), closing: false };
-  const handleProtocol = protocolHandler(options.service, streams);
+  const streams: Streams = { open: new Set(), closing: false };
   endStreamsAtClose(app, options, streams);
 
   async function handler(request: FastifyRequest, reply: FastifyReply) {
     const admitted = await admitStream(request, reply, options, streams);
     if ('answered' in admitted) return admitted.answered;
-    return runStream(request, reply, admitted, handleProtocol, options.keepAliveMs, streams);
+    return runStream(request, reply, admitted, options, streams);
   }
 
   return { handler, connections: () => streams.open.size };
-}
-
-/** graphql-sse's handler, its hooks reading each request's stream from `streams`. */
-function protocolHandler(service: SubscriptionService, streams: Streams): Handler<FastifyRequest, undefined> {
-  return createHandler<FastifyRequest, undefined, RequestContext>({
-    // Distinct connections only: no request reserves a stream for later operations.
-    authenticate: () => null,
-    // What runs is what was checked: the request's fields as operationFields read them, which are all
-    // graphql-sse was handed; the service applies the trusted documents and the limits to them.
-    onSubscribe: (request) => {
-      const stream = streams.of.get(request.raw)!;
-      const prepared = service.prepare(stream.fields, stream.viewer, TRANSPORT);
-      if (!Array.isArray(prepared)) {
-        // Ids in and out: a Last-Event-ID resumes the subscription, each event's id goes out as `id:`.
-        (prepared.contextValue as RequestContext).eventStream = stream.ids;
-        return prepared as typeof prepared & { contextValue: RequestContext };
-      }
-      return [
-        JSON.stringify({ errors: service.format(prepared) }),
-        { status: 400, statusText: 'Bad Request', headers: { 'content-type': JSON_TYPE } },
-      ];
-    },
-    // service.prepare validated it (once per text, under the HTTP limits).
-    validate: () => [],
-    subscribe: service.subscribe,
-    onOperation: (_context, request, args, result) => {
-      const stream = streams.of.get(request.raw)!;
-      const started = service.started(
-        String(request.raw.id),
-        args,
-        stream.viewer,
-        result as AsyncIterableIterator<ExecutionResult> | ExecutionResult,
-      );
-      if (!(Symbol.asyncIterator in started)) return started;
-      const { iterator, stop } = stoppable(started);
-      stream.stop = stop;
-      // A JWT's stream ends when the JWT does, as its socket would (docs/identity.md).
-      if (stream.expiresAt) {
-        const stopLapse = whenLapsed(stream.expiresAt, () => stop({ errors: [unauthenticated('The token has expired')] }));
-        void stream.closed.then(stopLapse);
-      }
-      // Set up as the server began to close, or after its client went away: it ends at once.
-      if (streams.closing || stream.gone) stop();
-      return iterator;
-    },
-    onNext: async (_context, request, result) => {
-      // graphql-sse queues events without a bound: the next waits until the last is written, so that a slow
-      // reader's backlog stays in its EventHub queue, which ends it 256 events behind (src/core/event-hub.ts).
-      const stream = streams.of.get(request.raw)!;
-      while (stream.unwritten > 0) await new Promise<void>((resolve) => (stream.written = resolve));
-      stream.unwritten += 1;
-      stream.nextId = stream.ids.eventId;
-      stream.ids.eventId = undefined;
-      // Sent as JSON: formatted errors in place of GraphQLErrors, as their toJSON() would give.
-      return result.errors ? { ...result, errors: service.format(result.errors) as unknown as GraphQLError[] } : undefined;
-    },
-  });
 }
 
 /**
@@ -233,49 +169,63 @@ async function admitStream(
   return { viewer, expiresAt, fields, closed };
 }
 
-/** Opens the admitted request's stream: its subscription runs through graphql-sse, and its events are written. */
+/**
+ * What graphql-sse's distinct connections mode refuses with 400 before it runs anything: variables or
+ * extensions that are no JSON object (the query's checks are the service's).
+ */
+function malformed(fields: SubscribePayload): string | undefined {
+  const notObject = (value: unknown) => value != null && (typeof value !== 'object' || Array.isArray(value));
+  if (notObject(fields.variables)) return 'Invalid variables';
+  if (notObject(fields.extensions)) return 'Invalid extensions';
+  return undefined;
+}
+
+/**
+ * Runs the admitted request's subscription and opens its stream: refused before it runs, a JSON answer;
+ * refused as it starts (its access check), a stream of that one result; else a stream of its events.
+ */
 async function runStream(
   request: FastifyRequest,
   reply: FastifyReply,
   { viewer, expiresAt, fields, closed }: Admitted,
-  handleProtocol: Handler<FastifyRequest, undefined>,
-  keepAliveMs: number,
+  { service, keepAliveMs }: ServerSentEventsOptions,
   streams: Streams,
 ) {
+  const invalid = malformed(fields);
+  if (invalid) return refuse(service, reply, 400, badRequest(invalid));
+  const prepared = service.prepare(fields, viewer, TRANSPORT);
+  if (Array.isArray(prepared))
+    return reply
+      .code(400)
+      .type(JSON_TYPE)
+      .send({ errors: service.format(prepared) });
+  // Ids in and out: a Last-Event-ID resumes the subscription, each event's id goes out as `id:`.
   const lastEventId = [request.headers['last-event-id']].flat().join(', ');
-  const ids = { lastEventId: lastEventId.trim() === '' ? undefined : lastEventId, eventId: undefined };
-  const stream: Stream = { viewer, expiresAt, reply, fields, closed, gone: false, unwritten: 0, ids };
-  streams.of.set(request, stream);
+  const ids: EventStreamIds = { lastEventId: lastEventId.trim() === '' ? undefined : lastEventId, eventId: undefined };
+  (prepared.contextValue as RequestContext).eventStream = ids;
+
+  const stream: Stream = { reply, closed, gone: false };
   streams.open.add(stream);
   void closed.then(() => {
     stream.gone = true;
     streams.open.delete(stream);
-    // An event waiting to be written never will be.
-    stream.unwritten = 0;
-    stream.written?.();
   });
-  // graphql-sse is handed only the fields read above, as a JSON POST (it reads a stream's request by its
-  // Accept being exactly the event stream's type): it cannot read the request another way than they were.
-  const [body, init] = await handleProtocol({
-    method: 'POST',
-    url: '/graphql/stream',
-    headers: { get: (name) => ({ accept: EVENT_STREAM, 'content-type': 'application/json' })[name.toLowerCase()] ?? null },
-    body: { ...fields, query: typeof fields.query === 'string' ? fields.query : '' },
-    raw: request,
-    context: undefined,
-  });
-  if (typeof body === 'string' || body === null)
-    return reply
-      .code(init.status)
-      .headers(init.headers ?? {})
-      .send(body ?? undefined);
-  try {
-    await sendEvents(stream, body, init, keepAliveMs);
-  } catch (error) {
-    // The stream is open: there is no answer left to give, only the stream to cut.
-    request.log.error({ err: error }, 'unexpected error in an event stream');
-    reply.raw.destroy();
-  }
+  const result = service.started(String(request.id), prepared, viewer, await service.subscribe(prepared));
+  let events: AsyncIterableIterator<ExecutionResult>;
+  if (Symbol.asyncIterator in result) {
+    const { iterator, stop } = stoppable(result);
+    stream.stop = stop;
+    // A JWT's stream ends when the JWT does, as its socket would (docs/identity.md).
+    if (expiresAt) void closed.then(whenLapsed(expiresAt, () => stop({ errors: [unauthenticated('The token has expired')] })));
+    // Set up as the server began to close, or after its client went away: it ends at once.
+    if (streams.closing || stream.gone) stop();
+    events = iterator;
+  } else
+    events = (async function* refused() {
+      yield result;
+    })();
+  reply.hijack();
+  new StreamWriter(request, reply.raw, events, ids, service.format, keepAliveMs).start(reply.getHeaders() as OutgoingHttpHeaders);
   return reply;
 }
 
@@ -323,50 +273,81 @@ export function operationFields(request: FastifyRequest): SubscribePayload | { r
 }
 
 /**
- * Writes the stream's events as graphql-sse yields them, each once the last is written, and a comment every
- * `keepAliveMs`. A stream that could not take the last comment in that time is cut, as a socket that does not
- * answer a ping is: its reader is gone or stopped. When the client goes away graphql-sse ends the subscription.
+ * Writes a stream's events in graphql-sse's distinct connections format, each event asked of the subscription
+ * only once the one before is written (a slow reader's backlog stays in its bounded EventHub queue), and a
+ * comment every `keepAliveMs`. A stream that could not take the last comment in that time is cut, as a socket
+ * that does not answer a ping is: its reader is gone or stopped. When the client goes away the subscription ends.
+ * A class, not closures and async functions: it lasts as long as its stream (docs/performance.md).
  */
-async function sendEvents(stream: Stream, events: AsyncGenerator<string, void>, init: ResponseInit, keepAliveMs: number): Promise<void> {
-  const { reply } = stream;
-  const raw = reply.raw;
-  // Proxies that buffer answers (nginx) pass this one on as it is written.
-  const headers = { ...reply.getHeaders(), ...init.headers, 'x-accel-buffering': 'no' } as OutgoingHttpHeaders;
-  raw.writeHead(init.status, init.statusText, headers);
-  flattenHeaderBlock(raw);
-  const write = (chunk: string) =>
-    new Promise<boolean>((resolve) => {
-      if (raw.destroyed || raw.writableEnded) return resolve(false);
-      raw.write(chunk, (error) => resolve(!error));
-    });
-  const gone = () => void events.return();
-  raw.once('close', gone);
-  let commentPending = false;
-  const keepAlive = setInterval(() => {
-    if (commentPending) return void raw.destroy();
-    commentPending = true;
-    void write(KEEP_ALIVE_COMMENT).then(() => (commentPending = false));
-  }, keepAliveMs);
-  let first = true;
-  try {
-    for await (const chunk of events) {
-      // graphql-sse's own comment every 12 s is left out: ours go out every SUBSCRIPTION_KEEP_ALIVE. Its first,
-      // at once, is kept: some browsers show a stream only once something came.
-      if (chunk === KEEP_ALIVE_COMMENT && !first) continue;
-      first = false;
-      const id = chunk.startsWith(NEXT) ? stream.nextId : undefined;
-      if (!(await write(id === undefined ? chunk : `${NEXT}id: ${id}\n${chunk.slice(NEXT.length)}`))) break;
-      if (chunk.startsWith(NEXT)) {
-        stream.unwritten -= 1;
-        stream.written?.();
-      }
-    }
-  } finally {
-    clearInterval(keepAlive);
-    raw.off('close', gone);
+class StreamWriter {
+  private commentPending = false;
+  private keepAlive: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly request: FastifyRequest,
+    private readonly raw: FastifyReply['raw'],
+    private readonly events: AsyncIterableIterator<ExecutionResult>,
+    private readonly ids: EventStreamIds,
+    private readonly format: SubscriptionService['format'],
+    private readonly keepAliveMs: number,
+  ) {}
+
+  start(headers: OutgoingHttpHeaders): void {
+    const { raw } = this;
+    raw.writeHead(200, 'OK', { ...headers, ...STREAM_HEADERS });
+    flattenHeaderBlock(raw);
+    raw.once('close', () => this.gone());
+    if (raw.destroyed) return this.gone();
+    this.keepAlive = setInterval(keepStreamAlive, this.keepAliveMs, this);
+    raw.write(KEEP_ALIVE_COMMENT);
+    this.pull();
   }
-  if (!raw.destroyed) await new Promise<void>((resolve) => raw.end(resolve));
+
+  /** A comment, unless the last has not been written yet: then the stream is cut. */
+  comment(): void {
+    if (this.commentPending) return void this.raw.destroy();
+    this.commentPending = true;
+    this.raw.write(KEEP_ALIVE_COMMENT, () => (this.commentPending = false));
+  }
+
+  private pull(): void {
+    this.events.next().then(
+      (step) => this.written(step),
+      (error: unknown) => {
+        // The stream is open: there is no answer left to give, only the stream to cut.
+        this.request.log.error({ err: error }, 'unexpected error in an event stream');
+        this.raw.destroy();
+      },
+    );
+  }
+
+  /** Writes what the subscription gave: an event (then asks for the next), or its end. */
+  private written(step: IteratorResult<ExecutionResult>): void {
+    const { raw } = this;
+    if (raw.destroyed || raw.writableEnded) return;
+    if (step.done) return this.end();
+    const result = step.value;
+    const id = this.ids.eventId;
+    this.ids.eventId = undefined;
+    // Sent as JSON: formatted errors in place of GraphQLErrors, as their toJSON() would give.
+    const data = JSON.stringify(result.errors ? { ...result, errors: this.format(result.errors) } : result);
+    raw.write(`event: next\n${id === undefined ? '' : `id: ${id}\n`}data: ${data}\n\n`, (error) => {
+      if (!error) this.pull();
+    });
+  }
+
+  private end(): void {
+    clearInterval(this.keepAlive);
+    this.raw.end(COMPLETE);
+  }
+
+  private gone(): void {
+    clearInterval(this.keepAlive);
+    void this.events.return?.();
+  }
 }
+
+const keepStreamAlive = (writer: StreamWriter) => writer.comment();
 
 /**
  * Node keeps the header block it wrote for as long as the response lasts (`_header`, which `headersSent`
