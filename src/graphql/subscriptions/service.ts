@@ -4,7 +4,6 @@ import {
   OperationTypeNode,
   getArgumentValues,
   getOperationAST,
-  subscribe,
   type ExecutionArgs,
   type ExecutionResult,
   type FieldNode,
@@ -24,6 +23,7 @@ import { referenceIn, type OnOutside, type TrustedDocuments } from '../trusted-d
 import { subscriptionDocuments } from './documents.ts';
 import { withEnd } from './iterators.ts';
 import { ConnectionsPerCaller } from './per-caller.ts';
+import { subscribe } from './response-stream.ts';
 
 // What subscriptions are, whichever transport carries them (WebSocket: websocket.ts; Server-Sent Events:
 // sse.ts): the same documents under the same limits and trusted documents, the same context, the same
