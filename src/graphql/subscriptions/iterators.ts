@@ -1,38 +1,58 @@
 // Async iterators as the transports consume them (graphql-ws, graphql-sse): a subscription's events.
 import { setImmediate } from 'node:timers';
 
-/** The same iterator, calling `onEnd` once when it ends, however it ends (kept an object, not an async generator, so return() is never queued behind a pending next()). */
+/** The same iterator, calling `onEnd` once when it ends, however it ends (see WithEnd). */
 export function withEnd<T>(iterator: AsyncIterableIterator<T>, onEnd: () => void): AsyncIterableIterator<T> {
-  let ended = false;
-  const end = () => {
-    if (!ended) {
-      ended = true;
-      onEnd();
-    }
-  };
-  const wrapped: AsyncIterableIterator<T> = {
-    // Not an async function: a subscription waits on next() for its whole life, and a suspended async
-    // function keeps its frame (docs/performance.md, Over Server-Sent Events).
-    next: () =>
-      iterator.next().then(
-        (step) => (step.done ? (end(), step) : inTurn(step)),
-        (error: unknown) => {
-          end();
-          throw error;
-        },
-      ),
-    return: async (value?: unknown) => {
-      end();
-      return (await iterator.return?.(value)) ?? { value: undefined, done: true };
-    },
-    throw: async (error?: unknown) => {
-      end();
-      if (iterator.throw) return iterator.throw(error);
-      throw error;
-    },
-    [Symbol.asyncIterator]: () => wrapped,
-  };
-  return wrapped;
+  return new WithEnd(iterator, onEnd);
+}
+
+/**
+ * An object, not an async generator, so that return() is never queued behind a pending next(); a class, so
+ * that its methods are shared by every subscription rather than made for each.
+ */
+class WithEnd<T> implements AsyncIterableIterator<T> {
+  private onEnd: (() => void) | undefined;
+
+  constructor(
+    private readonly iterator: AsyncIterableIterator<T>,
+    onEnd: () => void,
+  ) {
+    this.onEnd = onEnd;
+  }
+
+  // Not an async function: a subscription waits on next() for its whole life, and a suspended async
+  // function keeps its frame (docs/performance.md, Over Server-Sent Events).
+  next(): Promise<IteratorResult<T>> {
+    return this.iterator.next().then(
+      (step) => (step.done ? (this.end(), step) : inTurn(step)),
+      (error: unknown) => {
+        this.end();
+        throw error;
+      },
+    );
+  }
+
+  async return(value?: unknown): Promise<IteratorResult<T>> {
+    this.end();
+    return (await this.iterator.return?.(value)) ?? { value: undefined, done: true };
+  }
+
+  async throw(error?: unknown): Promise<IteratorResult<T>> {
+    this.end();
+    if (this.iterator.throw) return this.iterator.throw(error);
+    throw error;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  /** Calls onEnd the first time only. */
+  private end(): void {
+    const onEnd = this.onEnd;
+    this.onEnd = undefined;
+    onEnd?.();
+  }
 }
 
 /** Events handed on per turn of the event loop, across all subscriptions, before the others wait for the next. */
