@@ -92,59 +92,64 @@ function nextTurn(): void {
   }
 }
 
-export type Stoppable<T> = {
-  iterator: AsyncIterableIterator<T>;
-  /** Ends the iterator from outside: its pending or next next() gets `last` (when given), then it is done. */
-  stop: (last?: T) => void;
-};
-
 /** The same iterator, which its owner may end while its consumer waits on next() (a stream's end at shutdown, or at its JWT's expiry). */
 export function stoppable<T>(source: AsyncIterableIterator<T>): Stoppable<T> {
-  let stopped = false;
-  let last: { value: T } | undefined;
+  return new Stoppable(source);
+}
+
+/** The iterator stoppable() gives: a class, so that its methods are shared by every stream rather than made for each. */
+export class Stoppable<T> implements AsyncIterableIterator<T> {
+  private stopped = false;
+  private last: { value: T } | undefined;
   /** Settles the next() that is waiting, if one is, with the end (one slot: nothing piles up on a long stream). */
-  let wake: (() => void) | undefined;
-  const finish = (): IteratorResult<T> => {
-    if (!last) return { value: undefined, done: true };
-    const { value } = last;
-    last = undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(private readonly source: AsyncIterableIterator<T>) {}
+
+  next(): Promise<IteratorResult<T>> {
+    if (this.stopped) return Promise.resolve(this.finish());
+    return new Promise<IteratorResult<T>>((resolve, reject) => {
+      this.wake = () => resolve(this.finish());
+      this.source.next().then(
+        // An event that came as it was stopped is not sent: the stream is ending.
+        (step) => resolve(this.stopped ? this.finish() : step),
+        reject,
+      );
+    });
+  }
+
+  async return(): Promise<IteratorResult<T>> {
+    this.stopped = true;
+    this.last = undefined;
+    this.wake?.();
+    return (await this.source.return?.()) ?? { value: undefined, done: true };
+  }
+
+  async throw(error?: unknown): Promise<IteratorResult<T>> {
+    this.stopped = true;
+    this.wake?.();
+    if (this.source.throw) return this.source.throw(error);
+    throw error;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  /** Ends the iterator from outside: its pending or next next() gets `last` (when given), then it is done. */
+  stop(last?: T): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (last !== undefined) this.last = { value: last };
+    this.wake?.();
+    // Its end is logged by withEnd; a source that fails to end has nothing left to send.
+    void Promise.resolve(this.source.return?.()).catch(() => {});
+  }
+
+  private finish(): IteratorResult<T> {
+    if (!this.last) return { value: undefined, done: true };
+    const { value } = this.last;
+    this.last = undefined;
     return { value, done: false };
-  };
-  const iterator: AsyncIterableIterator<T> = {
-    next: () =>
-      stopped
-        ? Promise.resolve(finish())
-        : new Promise<IteratorResult<T>>((resolve, reject) => {
-            wake = () => resolve(finish());
-            source.next().then(
-              // An event that came as it was stopped is not sent: the stream is ending.
-              (step) => resolve(stopped ? finish() : step),
-              reject,
-            );
-          }),
-    return: async () => {
-      stopped = true;
-      last = undefined;
-      wake?.();
-      return (await source.return?.()) ?? { value: undefined, done: true };
-    },
-    throw: async (error?: unknown) => {
-      stopped = true;
-      wake?.();
-      if (source.throw) return source.throw(error);
-      throw error;
-    },
-    [Symbol.asyncIterator]: () => iterator,
-  };
-  return {
-    iterator,
-    stop: (value?: T) => {
-      if (stopped) return;
-      stopped = true;
-      if (value !== undefined) last = { value };
-      wake?.();
-      // Its end is logged by withEnd; a source that fails to end has nothing left to send.
-      void Promise.resolve(source.return?.()).catch(() => {});
-    },
-  };
+  }
 }

@@ -127,7 +127,8 @@ function protocolHandler(service: SubscriptionService, streams: Streams): Handle
         result as AsyncIterableIterator<ExecutionResult> | ExecutionResult,
       );
       if (!(Symbol.asyncIterator in started)) return started;
-      const { iterator, stop } = stoppable(started);
+      const iterator = stoppable(started);
+      const stop = (last?: ExecutionResult) => iterator.stop(last);
       stream.stop = stop;
       // A JWT's stream ends when the JWT does, as its socket would (docs/identity.md).
       if (stream.expiresAt) {
