@@ -330,15 +330,17 @@ class Follower<Event extends Positioned> implements Subscriber<Event>, AsyncIter
   private ended = false;
   /** Undefined until it begins: everything pushed is kept, unfiltered, and sorted out then. */
   private seen: number | undefined;
+  /** How many of the queued events, at its front, are the backlog it began with: room is made for them beside the limit. */
+  private backlogQueued = 0;
   startFloor: number | undefined;
 
   constructor(
-    private limit: number,
+    private readonly limit: number,
     private readonly subscription: { followerEnded(): void },
   ) {}
 
   next(): Promise<IteratorResult<Event>> {
-    if (this.queue.length > 0 && this.seen !== undefined) return Promise.resolve({ value: this.queue.shift()!, done: false });
+    if (this.queue.length > 0 && this.seen !== undefined) return Promise.resolve({ value: this.handOver(), done: false });
     if (this.ended) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve) => (this.waiting = resolve));
   }
@@ -363,7 +365,7 @@ class Follower<Event extends Positioned> implements Subscriber<Event>, AsyncIter
       const resolve = this.waiting;
       this.waiting = null;
       resolve({ value: event, done: false });
-    } else if (this.queue.length >= this.limit) this.end();
+    } else if (this.queue.length >= this.limit + this.backlogQueued) this.end();
     else this.queue.push(event);
   }
 
@@ -372,23 +374,35 @@ class Follower<Event extends Positioned> implements Subscriber<Event>, AsyncIter
     if (this.ended) return;
     const kept = this.queue.splice(0);
     this.seen = from;
-    this.limit += backlog.length;
-    for (const event of [...backlog, ...kept])
-      if (event.position > this.seen) {
-        this.seen = event.position;
-        this.queue.push(event);
-      }
+    this.queueAfterSeen(backlog);
+    this.backlogQueued = this.queue.length;
+    this.queueAfterSeen(kept);
     if (this.queue.length > 0 && this.waiting) {
       const resolve = this.waiting;
       this.waiting = null;
-      resolve({ value: this.queue.shift()!, done: false });
+      resolve({ value: this.handOver(), done: false });
     }
+  }
+
+  private queueAfterSeen(events: Event[]): void {
+    for (const event of events)
+      if (event.position > this.seen!) {
+        this.seen = event.position;
+        this.queue.push(event);
+      }
+  }
+
+  /** The first queued event, taken off the queue (and off the backlog's room while it is of the backlog). */
+  private handOver(): Event {
+    if (this.backlogQueued > 0) this.backlogQueued -= 1;
+    return this.queue.shift()!;
   }
 
   end(): void {
     if (this.ended) return;
     this.ended = true;
     this.queue.length = 0;
+    this.backlogQueued = 0;
     this.subscription.followerEnded();
     this.waiting?.({ value: undefined, done: true });
     this.waiting = null;
