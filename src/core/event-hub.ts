@@ -42,6 +42,14 @@ type Topic<Event> = {
   reading: { floor: number; done: Promise<unknown> } | undefined;
 };
 
+/** What a subscription asks of its hub: the hub's own methods, handed over once per hub rather than per subscription. */
+type HubInternals<Event extends Positioned> = {
+  bufferSize: number;
+  leave(subscription: Subscription<Event>): void;
+  begin(subscription: Subscription<Event>, from: number, backlog: Event[]): 'started';
+  startAfter(subscription: Subscription<Event>, after: number, latest: number): Promise<'started' | 'expired'>;
+};
+
 export type EventHubOptions<Event> = {
   bufferSize?: number;
   kept?: number;
@@ -55,7 +63,6 @@ export type EventHubOptions<Event> = {
 
 export class EventHub<Event extends Positioned = Positioned> {
   private readonly topics = new Map<number, Topic<Event>>();
-  private readonly bufferSize: number;
   private readonly keep: number;
   private readonly read: ReadStored<Event> | undefined;
   private readonly beforeDeliver: EventHubOptions<Event>['beforeDeliver'];
@@ -64,6 +71,7 @@ export class EventHub<Event extends Positioned = Positioned> {
   /** Moves at each loss of the source (the listening connection): a subscription set up across one catches up itself. */
   private losses = 0;
   private deaf = false;
+  private readonly internals: HubInternals<Event>;
 
   constructor(options: EventHubOptions<Event> | number = {}) {
     const {
@@ -72,7 +80,12 @@ export class EventHub<Event extends Positioned = Positioned> {
       read,
       beforeDeliver,
     } = typeof options === 'number' ? { bufferSize: options } : options;
-    this.bufferSize = bufferSize;
+    this.internals = {
+      bufferSize,
+      leave: (subscription) => this.leave(subscription),
+      begin: (subscription, from, backlog) => this.begin(subscription, from, backlog),
+      startAfter: (subscription, after, latest) => this.startAfter(subscription, after, latest),
+    };
     this.keep = kept;
     this.read = read;
     this.beforeDeliver = beforeDeliver;
@@ -214,42 +227,43 @@ export class EventHub<Event extends Positioned = Positioned> {
   /** A subscription of `key`, registered now: the events heard from now on are kept until it starts. */
   subscribe(key: number): HubSubscription<Event> {
     const topic = this.topics.get(key) ?? this.newTopic(key);
-    const losses = this.losses;
-    const follower = new Follower<Event>(this.bufferSize, () => {
-      topic.subscribers.delete(follower);
-      if (topic.subscribers.size === 0 && this.topics.get(key) === topic) this.topics.delete(key);
-    });
-    topic.subscribers.add(follower);
-    /** Starts after `from` with `backlog`; set up across a loss of the source, it reads what was missed meanwhile. */
-    const begin = (from: number, backlog: Event[]): 'started' => {
-      const last = backlog.at(-1);
-      if (last) this.beforeDeliver?.(key, last);
-      follower.begin(from, backlog);
-      if (this.losses !== losses && !this.deaf && this.read && !topic.held) {
-        topic.held = [];
-        void this.catchUp(key, topic, follower.floor()!);
-      }
-      return 'started';
-    };
-    return {
-      iterator: follower.iterator,
-      end: () => follower.end(),
-      startLive: (position) => void begin(position, []),
-      startAfter: async (after, latest) => {
-        follower.startFloor = after;
-        if (after >= latest || !this.read) return begin(after, []);
-        // A read in flight from as far back serves this one too (it keeps what is pushed meanwhile).
-        if (topic.reading && topic.reading.floor <= after) await topic.reading.done.catch(() => {});
-        const served = this.fromKept(topic, after);
-        if (served === 'expired') return 'expired';
-        if (served) return begin(after, served);
-        // A little before `after` too, so that subscribers resuming from older cursors join this read.
-        const run = await this.readOnce(key, topic, Math.min(after, Math.max(0, latest - this.keep / 2)));
-        const again = this.fromKept(topic, after);
-        if (again === 'expired') return 'expired';
-        return begin(after, again ?? run);
-      },
-    };
+    const subscription = new Subscription(this.internals, key, topic, this.losses);
+    topic.subscribers.add(subscription.iterator);
+    return subscription;
+  }
+
+  /** Its follower has ended: it no longer hears its key, which is forgotten once no one does. */
+  private leave({ key, topic, iterator }: Subscription<Event>): void {
+    topic.subscribers.delete(iterator);
+    if (topic.subscribers.size === 0 && this.topics.get(key) === topic) this.topics.delete(key);
+  }
+
+  /** Starts after `from` with `backlog`; set up across a loss of the source, it reads what was missed meanwhile. */
+  private begin({ key, topic, iterator, losses }: Subscription<Event>, from: number, backlog: Event[]): 'started' {
+    const last = backlog.at(-1);
+    if (last) this.beforeDeliver?.(key, last);
+    iterator.begin(from, backlog);
+    if (this.losses !== losses && !this.deaf && this.read && !topic.held) {
+      topic.held = [];
+      void this.catchUp(key, topic, iterator.floor()!);
+    }
+    return 'started';
+  }
+
+  private async startAfter(subscription: Subscription<Event>, after: number, latest: number): Promise<'started' | 'expired'> {
+    const { key, topic } = subscription;
+    subscription.iterator.startFloor = after;
+    if (after >= latest || !this.read) return this.begin(subscription, after, []);
+    // A read in flight from as far back serves this one too (it keeps what is pushed meanwhile).
+    if (topic.reading && topic.reading.floor <= after) await topic.reading.done.catch(() => {});
+    const served = this.fromKept(topic, after);
+    if (served === 'expired') return 'expired';
+    if (served) return this.begin(subscription, after, served);
+    // A little before `after` too, so that subscribers resuming from older cursors join this read.
+    const run = await this.readOnce(key, topic, Math.min(after, Math.max(0, latest - this.keep / 2)));
+    const again = this.fromKept(topic, after);
+    if (again === 'expired') return 'expired';
+    return this.begin(subscription, after, again ?? run);
   }
 
   /** The kept events after `after` when the topic holds all of them; 'expired' when a read found them gone. */
@@ -274,33 +288,70 @@ export class EventHub<Event extends Positioned = Positioned> {
   }
 }
 
-/** One subscriber's bounded queue: everything pushed is kept until it begins, then only what follows what it has seen. */
-class Follower<Event extends Positioned> implements Subscriber<Event> {
+/** A subscription as EventHub.subscribe() gives it: its follower (the iterator), and what its hub needs to start and end it. */
+class Subscription<Event extends Positioned> implements HubSubscription<Event> {
+  readonly iterator: Follower<Event>;
+
+  constructor(
+    private readonly hub: HubInternals<Event>,
+    readonly key: number,
+    readonly topic: Topic<Event>,
+    /** The hub's losses of its source when this subscription registered. */
+    readonly losses: number,
+  ) {
+    this.iterator = new Follower(hub.bufferSize, this);
+  }
+
+  startLive(position: number): void {
+    this.hub.begin(this, position, []);
+  }
+
+  startAfter(after: number, latest: number): Promise<'started' | 'expired'> {
+    return this.hub.startAfter(this, after, latest);
+  }
+
+  end(): void {
+    this.iterator.end();
+  }
+
+  /** Told by its follower as that ends. */
+  followerEnded(): void {
+    this.hub.leave(this);
+  }
+}
+
+/**
+ * One subscriber's bounded queue, and the iterator that hands it over: everything pushed is kept until it
+ * begins, then only what follows what it has seen.
+ */
+class Follower<Event extends Positioned> implements Subscriber<Event>, AsyncIterableIterator<Event> {
   private readonly queue: Event[] = [];
   private waiting: ((result: IteratorResult<Event>) => void) | null = null;
   private ended = false;
   /** Undefined until it begins: everything pushed is kept, unfiltered, and sorted out then. */
   private seen: number | undefined;
+  /** How many of the queued events, at its front, are the backlog it began with: room is made for them beside the limit. */
+  private backlogQueued = 0;
   startFloor: number | undefined;
-  readonly iterator: AsyncIterableIterator<Event>;
 
   constructor(
-    private limit: number,
-    private readonly onEnd: () => void,
-  ) {
-    const iterator: AsyncIterableIterator<Event> = {
-      next: () => {
-        if (this.queue.length > 0 && this.seen !== undefined) return Promise.resolve({ value: this.queue.shift()!, done: false });
-        if (this.ended) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => (this.waiting = resolve));
-      },
-      return: () => {
-        this.end();
-        return Promise.resolve({ value: undefined, done: true });
-      },
-      [Symbol.asyncIterator]: () => iterator,
-    };
-    this.iterator = iterator;
+    private readonly limit: number,
+    private readonly subscription: { followerEnded(): void },
+  ) {}
+
+  next(): Promise<IteratorResult<Event>> {
+    if (this.queue.length > 0 && this.seen !== undefined) return Promise.resolve({ value: this.handOver(), done: false });
+    if (this.ended) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+
+  return(): Promise<IteratorResult<Event>> {
+    this.end();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
   }
 
   floor(): number | undefined {
@@ -314,7 +365,7 @@ class Follower<Event extends Positioned> implements Subscriber<Event> {
       const resolve = this.waiting;
       this.waiting = null;
       resolve({ value: event, done: false });
-    } else if (this.queue.length >= this.limit) this.end();
+    } else if (this.queue.length >= this.limit + this.backlogQueued) this.end();
     else this.queue.push(event);
   }
 
@@ -323,24 +374,36 @@ class Follower<Event extends Positioned> implements Subscriber<Event> {
     if (this.ended) return;
     const kept = this.queue.splice(0);
     this.seen = from;
-    this.limit += backlog.length;
-    for (const event of [...backlog, ...kept])
-      if (event.position > this.seen) {
-        this.seen = event.position;
-        this.queue.push(event);
-      }
+    this.queueAfterSeen(backlog);
+    this.backlogQueued = this.queue.length;
+    this.queueAfterSeen(kept);
     if (this.queue.length > 0 && this.waiting) {
       const resolve = this.waiting;
       this.waiting = null;
-      resolve({ value: this.queue.shift()!, done: false });
+      resolve({ value: this.handOver(), done: false });
     }
+  }
+
+  private queueAfterSeen(events: Event[]): void {
+    for (const event of events)
+      if (event.position > this.seen!) {
+        this.seen = event.position;
+        this.queue.push(event);
+      }
+  }
+
+  /** The first queued event, taken off the queue (and off the backlog's room while it is of the backlog). */
+  private handOver(): Event {
+    if (this.backlogQueued > 0) this.backlogQueued -= 1;
+    return this.queue.shift()!;
   }
 
   end(): void {
     if (this.ended) return;
     this.ended = true;
     this.queue.length = 0;
-    this.onEnd();
+    this.backlogQueued = 0;
+    this.subscription.followerEnded();
     this.waiting?.({ value: undefined, done: true });
     this.waiting = null;
   }

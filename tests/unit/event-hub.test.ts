@@ -57,6 +57,26 @@ describe('EventHub', () => {
     expect(await slow.iterator.next()).toEqual({ value: undefined, done: true });
   });
 
+  it('a resumed subscriber holds its backlog still queued and bufferSize live events; once handed over, bufferSize only', async () => {
+    const resume = async () => {
+      const hub = new EventHub<Event>({ bufferSize: 3, read: store({ 1: [1, 2, 3, 4, 5] }).read });
+      const subscription = hub.subscribe(1);
+      expect(await subscription.startAfter(0, 5)).toBe('started');
+      expect(await take(subscription.iterator, 2)).toEqual([1, 2]);
+      return { hub, subscription };
+    };
+    // Three of its backlog still queued: room for them and three live events, not one more.
+    const behind = await resume();
+    for (let position = 6; position <= 9; position += 1) behind.hub.deliver(1, at(position));
+    expect(await behind.subscription.iterator.next()).toEqual({ value: undefined, done: true });
+    const reading = await resume();
+    for (let position = 6; position <= 8; position += 1) reading.hub.deliver(1, at(position));
+    expect(await take(reading.subscription.iterator, 6)).toEqual([3, 4, 5, 6, 7, 8]);
+    // Its backlog handed over, it is ended three live events behind, as one that started live is.
+    for (let position = 9; position <= 12; position += 1) reading.hub.deliver(1, at(position));
+    expect(await reading.subscription.iterator.next()).toEqual({ value: undefined, done: true });
+  });
+
   it('keeps what comes between registering and starting, and drops what the start position covers', async () => {
     const hub = new EventHub<Event>();
     const late = hub.subscribe(1);

@@ -98,7 +98,8 @@ describe('stoppable', () => {
 
   it('passes the events on until stopped; a pending next() then gets the last value given, then the end', async () => {
     const source = waiting();
-    const { iterator, stop } = stoppable(source.iterator);
+    const iterator = stoppable(source.iterator);
+    const stop = (last?: number) => iterator.stop(last);
     const first = iterator.next();
     source.push(1);
     expect(await first).toEqual({ value: 1, done: false });
@@ -114,14 +115,14 @@ describe('stoppable', () => {
   it('ends at once when stopped with no last value, and returns its source when its consumer returns', async () => {
     const source = waiting();
     const stopped = stoppable(source.iterator);
-    const pending = stopped.iterator.next();
+    const pending = stopped.next();
     stopped.stop();
     expect(await pending).toEqual({ value: undefined, done: true });
     const other = waiting();
     const returned = stoppable(other.iterator);
-    await returned.iterator.return!();
+    await returned.return();
     expect(other.returned()).toBe(1);
-    expect(await returned.iterator.next()).toEqual({ value: undefined, done: true });
+    expect(await returned.next()).toEqual({ value: undefined, done: true });
   });
 });
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { CloseCode, makeServer, type Server, type ServerOptions } from 'graphql-ws';
 import type { WebSocket } from 'ws';
@@ -56,67 +56,7 @@ function serveSocket<E extends SocketExtra>(
   limits: SocketLimits,
   log: FastifyBaseLogger,
 ): void {
-  let dropTimer: NodeJS.Timeout | undefined;
-  /** Messages handed to `ws` whose write has not completed. */
-  let waiting = 0;
-  const written = () => (waiting -= 1);
-  /** Counts a message handed to `ws`; past the bound, the socket is closed with 1008 and dropped shortly after, whether or not its client reads the close. */
-  const sending = () => {
-    waiting += 1;
-    const queued = socket.bufferedAmount + waiting * MESSAGE_OVERHEAD_BYTES;
-    if (socket.readyState !== socket.OPEN || queued <= limits.sendBufferBytes) return;
-    log.warn({ bufferedBytes: socket.bufferedAmount, messages: waiting }, 'websocket closed: its send buffer is full');
-    socket.close(SEND_BUFFER_FULL, 'The client does not read what is sent to it');
-    dropTimer = setTimeout(() => socket.terminate(), DROP_AFTER_MS);
-  };
-
-  // The protocol's own pings (frames) are answered here, under the same bound (the server's autoPong is off).
-  socket.on('ping', (data: Buffer) => {
-    if (socket.readyState !== socket.OPEN) return;
-    socket.pong(data, undefined, written);
-    sending();
-  });
-  const keepAlive = keepAliveOf(socket, limits.keepAliveMs);
-  const messages = subscriptionIds(socket, log);
-
-  const closed = server.opened(
-    {
-      protocol: socket.protocol,
-      // A write that fails means the socket is gone; its close ends the subscriptions.
-      send: (data) =>
-        new Promise<void>((resolve) => {
-          if (socket.readyState !== socket.OPEN) return resolve();
-          socket.send(data, () => {
-            written();
-            resolve();
-          });
-          sending();
-        }),
-      close: (code, reason) => socket.close(code, reason),
-      onMessage: (cb) => messages.onMessage(cb),
-    },
-    { ...extra, socket, running: messages.running } as E,
-  );
-  socket.once('close', (code: number, reason: Buffer) => {
-    clearInterval(keepAlive);
-    clearTimeout(dropTimer);
-    messages.closed();
-    closed(code, String(reason)).catch((error: unknown) => log.error({ err: error }, 'websocket: error while closing its subscriptions'));
-  });
-}
-
-/** A ping every `intervalMs` carrying a nonce; a socket that has not answered the last one with the same data by the next is dropped. */
-function keepAliveOf(socket: WebSocket, intervalMs: number): NodeJS.Timeout {
-  let awaited: Buffer | undefined;
-  socket.on('pong', (data: Buffer) => {
-    if (awaited?.equals(data)) awaited = undefined;
-  });
-  return setInterval(() => {
-    if (awaited) return socket.terminate();
-    if (socket.readyState !== socket.OPEN) return;
-    awaited = randomBytes(8);
-    socket.ping(awaited);
-  }, intervalMs);
+  new ServedSocket(server, socket, extra, limits, log);
 }
 
 /** A subscribe message graphql-ws is handling: whether its client has completed it, and the subscribe that waits for its end. */
@@ -132,41 +72,129 @@ function peek(data: string): { type?: unknown; id?: unknown } {
   }
 }
 
+/** Keep-alive pings carry a count that starts at random below this on each socket (a small integer: nothing is allocated while a pong is awaited). */
+const PING_COUNT_RANGE = 2 ** 30;
+// Handed to the timers with their socket, so that no function is made per socket.
+const terminate = (socket: WebSocket): void => socket.terminate();
+const pingOrDrop = (served: { keepAlive(): void }): void => served.keepAlive();
+
 /**
- * The socket's messages as graphql-ws is handed them. graphql-ws forgets an id at its client's `complete`
- * while that subscription may still be being set up, and then lets the id run twice, one of them out of
- * the client's reach. Here a subscribe for an id is handed over only once graphql-ws is done with the
- * previous one of that id: a client's complete makes the next one wait for that end (a second subscribe
- * while one waits, or any while the id runs, is the protocol's 4409), a complete drops one that waits.
+ * One socket served: graphql-ws's view of it (`protocol`, `send`, `close`, `onMessage`), the bound on what
+ * waits to be sent, the keep-alive, and the subscription ids handed to graphql-ws. A class, so that a
+ * socket holds its state and the listeners `ws` is given, not a closure for each piece of work.
+ *
+ * The ids: graphql-ws forgets an id at its client's `complete` while that subscription may still be being
+ * set up, and then lets the id run twice, one of them out of the client's reach. Here a subscribe for an id
+ * is handed over only once graphql-ws is done with the previous one of that id: a client's complete makes
+ * the next one wait for that end (a second subscribe while one waits, or any while the id runs, is the
+ * protocol's 4409), a complete drops one that waits.
  */
-function subscriptionIds(socket: WebSocket, log: FastifyBaseLogger) {
-  let handle: ((data: string) => Promise<void>) | undefined;
-  let failed = false;
-  let open = true;
-  const handling = new Map<string, Handling>();
-  const deliver = (data: string): Promise<void> =>
-    handle!(data).catch((error: unknown) => {
-      // graphql-ws throws for a message a client must not send (`next`, `error`…): closed as it would be.
-      if (!failed) log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'websocket closed: the message failed');
-      failed = true;
-      socket.close(CloseCode.InternalServerError, 'Internal server error');
+class ServedSocket<E extends SocketExtra> {
+  readonly protocol: string;
+  private readonly sendBufferBytes: number;
+  /** Messages handed to `ws` whose write has not completed. */
+  private waiting = 0;
+  private dropTimer: NodeJS.Timeout | undefined;
+  private readonly keepAliveTimer: NodeJS.Timeout;
+  /** The count the last keep-alive ping carried, until a pong echoes it. */
+  private awaitedPing: number | undefined;
+  private pingCount = randomInt(PING_COUNT_RANGE);
+  private handle: ((data: string) => Promise<void>) | undefined;
+  private failed = false;
+  private open = true;
+  private readonly handling = new Map<string, Handling>();
+  private readonly messageFailed: (error: unknown) => void;
+  private readonly closed: (code: number, reason: string) => Promise<void>;
+
+  constructor(
+    server: Server<E>,
+    private readonly socket: WebSocket,
+    extra: Omit<E, keyof SocketExtra>,
+    limits: SocketLimits,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.protocol = socket.protocol;
+    this.sendBufferBytes = limits.sendBufferBytes;
+    this.messageFailed = this.fail.bind(this);
+    // The protocol's own pings (frames) are answered here, under the same bound (the server's autoPong is off).
+    socket.on('ping', this.answerPing.bind(this));
+    socket.on('pong', this.pongHeard.bind(this));
+    this.keepAliveTimer = setInterval(pingOrDrop, limits.keepAliveMs, this);
+    this.closed = server.opened(this, { ...extra, socket, running: this.running.bind(this) } as E);
+    // `ws` emits 'close' once.
+    socket.on('close', this.onClose.bind(this));
+  }
+
+  /** graphql-ws's: a write that fails means the socket is gone; its close ends the subscriptions. */
+  send(data: string): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (this.socket.readyState !== this.socket.OPEN) return resolve();
+      this.socket.send(data, () => {
+        this.written();
+        resolve();
+      });
+      this.sending();
     });
-  const start = (id: string, data: string) => {
-    const entry: Handling = { completed: false };
-    handling.set(id, entry);
-    void deliver(data).finally(() => {
-      handling.delete(id);
-      if (entry.next !== undefined && open) start(id, entry.next);
-    });
-  };
-  const onData = (raw: Buffer) => {
+  }
+
+  /** graphql-ws's. */
+  close(code: number, reason: string): void {
+    this.socket.close(code, reason);
+  }
+
+  /** graphql-ws's: `handle` is given each message as sorted out by onData. */
+  onMessage(handle: (data: string) => Promise<void>): void {
+    this.handle = handle;
+    this.socket.on('message', this.onData.bind(this));
+  }
+
+  /** Subscribe messages graphql-ws is still handling (SocketExtra's `running`). */
+  running(): number {
+    return this.handling.size;
+  }
+
+  /** A ping carrying the next count; a socket that has not echoed the last one by the next is dropped. */
+  keepAlive(): void {
+    if (this.awaitedPing !== undefined) return this.socket.terminate();
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    this.pingCount = (this.pingCount + 1) % PING_COUNT_RANGE;
+    this.awaitedPing = this.pingCount;
+    this.socket.ping(String(this.pingCount));
+  }
+
+  private pongHeard(data: Buffer): void {
+    if (this.awaitedPing !== undefined && String(data) === String(this.awaitedPing)) this.awaitedPing = undefined;
+  }
+
+  private answerPing(data: Buffer): void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    this.socket.pong(data, undefined, () => this.written());
+    this.sending();
+  }
+
+  private written(): void {
+    this.waiting -= 1;
+  }
+
+  /** Counts a message handed to `ws`; past the bound, the socket is closed with 1008 and dropped shortly after, whether or not its client reads the close. */
+  private sending(): void {
+    this.waiting += 1;
+    const { socket } = this;
+    const queued = socket.bufferedAmount + this.waiting * MESSAGE_OVERHEAD_BYTES;
+    if (socket.readyState !== socket.OPEN || queued <= this.sendBufferBytes) return;
+    this.log.warn({ bufferedBytes: socket.bufferedAmount, messages: this.waiting }, 'websocket closed: its send buffer is full');
+    socket.close(SEND_BUFFER_FULL, 'The client does not read what is sent to it');
+    this.dropTimer = setTimeout(terminate, DROP_AFTER_MS, socket);
+  }
+
+  private onData(raw: Buffer): void {
     const data = String(raw);
     const { type, id } = peek(data);
-    const entry = typeof id === 'string' ? handling.get(id) : undefined;
+    const entry = typeof id === 'string' ? this.handling.get(id) : undefined;
     if (type === 'subscribe' && typeof id === 'string') {
-      if (!entry) return start(id, data);
+      if (!entry) return this.start(id, data);
       if (!entry.completed || entry.next !== undefined)
-        return socket.close(CloseCode.SubscriberAlreadyExists, `Subscriber for ${id} already exists`);
+        return this.socket.close(CloseCode.SubscriberAlreadyExists, `Subscriber for ${id} already exists`);
       entry.next = data;
       return;
     }
@@ -174,16 +202,40 @@ function subscriptionIds(socket: WebSocket, log: FastifyBaseLogger) {
       if (entry.next !== undefined) return void (entry.next = undefined);
       entry.completed = true;
     }
-    void deliver(data);
-  };
-  return {
-    onMessage(cb: (data: string) => Promise<void>) {
-      handle = cb;
-      socket.on('message', onData);
-    },
-    running: () => handling.size,
-    closed: () => {
-      open = false;
-    },
-  };
+    void this.deliver(data);
+  }
+
+  private start(id: string, data: string): void {
+    const entry: Handling = { completed: false };
+    this.handling.set(id, entry);
+    // Settles when graphql-ws is done with the subscription (deliver's promise never rejects).
+    void this.deliver(data).then(() => this.ended(id, entry));
+  }
+
+  /** graphql-ws is done with the subscription `id`: a subscribe of that id that waited is handed over. */
+  private ended(id: string, entry: Handling): void {
+    this.handling.delete(id);
+    if (entry.next !== undefined && this.open) this.start(id, entry.next);
+  }
+
+  private deliver(data: string): Promise<void> {
+    return this.handle!(data).then(undefined, this.messageFailed);
+  }
+
+  /** graphql-ws throws for a message a client must not send (`next`, `error`…): closed as it would be. */
+  private fail(error: unknown): void {
+    if (!this.failed)
+      this.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'websocket closed: the message failed');
+    this.failed = true;
+    this.socket.close(CloseCode.InternalServerError, 'Internal server error');
+  }
+
+  private onClose(code: number, reason: Buffer): void {
+    clearInterval(this.keepAliveTimer);
+    clearTimeout(this.dropTimer);
+    this.open = false;
+    this.closed(code, String(reason)).catch((error: unknown) =>
+      this.log.error({ err: error }, 'websocket: error while closing its subscriptions'),
+    );
+  }
 }

@@ -11,7 +11,7 @@ import { endUnanswered, spreadOver } from '../../http/drain.ts';
 import { RETRY_AFTER_SECONDS } from '../../http/errors.ts';
 import type { EventStreamIds, RequestContext } from '../../modules/context.ts';
 import { refuseAsCsrf, refusedAsCsrfOnStream } from '../csrf.ts';
-import { stoppable } from './iterators.ts';
+import { stoppable, type Stoppable } from './iterators.ts';
 import { countedAs } from './per-caller.ts';
 import { SETUP_GRACE_MS, whenLapsed, type SubscribePayload, type SubscriptionService } from './service.ts';
 
@@ -37,8 +37,8 @@ type Stream = {
   /** Settles when the response is done, or its connection gone; `gone` is true from then on. */
   closed: Promise<void>;
   gone: boolean;
-  /** Ends the running subscription: `complete` is sent (after `last`, when given), then the response ends. */
-  stop?: (last?: ExecutionResult) => void;
+  /** The running subscription; its stop() ends it: `complete` is sent (after `last`, when given), then the response ends. */
+  running?: Stoppable<ExecutionResult>;
 };
 
 const TRANSPORT = 'Server-Sent Events';
@@ -102,7 +102,7 @@ function endStreamsAtClose(app: FastifyInstance, { service, shutdownSpreadMs }: 
       // Its connection, not the response: once the response has ended, a kept-alive connection would
       // wait idle for KEEP_ALIVE_TIMEOUT (the server closes the idle ones only as it begins to close).
       const connection = stream.reply.raw.socket ?? stream.reply.raw;
-      stream.stop?.();
+      stream.running?.stop();
       void Promise.race([stream.closed, new Promise((resolve) => setTimeout(resolve, SETUP_GRACE_MS))]).then(() => connection.destroy());
     });
   });
@@ -213,13 +213,12 @@ async function runStream(
   const result = service.started(String(request.id), prepared, viewer, await service.subscribe(prepared));
   let events: AsyncIterableIterator<ExecutionResult>;
   if (Symbol.asyncIterator in result) {
-    const { iterator, stop } = stoppable(result);
-    stream.stop = stop;
+    const running = (stream.running = stoppable(result));
     // A JWT's stream ends when the JWT does, as its socket would (docs/identity.md).
-    if (expiresAt) void closed.then(whenLapsed(expiresAt, () => stop({ errors: [unauthenticated('The token has expired')] })));
+    if (expiresAt) void closed.then(whenLapsed(expiresAt, () => running.stop({ errors: [unauthenticated('The token has expired')] })));
     // Set up as the server began to close, or after its client went away: it ends at once.
-    if (streams.closing || stream.gone) stop();
-    events = iterator;
+    if (streams.closing || stream.gone) running.stop();
+    events = running;
   } else
     events = (async function* refused() {
       yield result;
