@@ -30,30 +30,35 @@ export class ConnectionsPerCaller {
 
   /** A slot for a connection that has just opened (see Slot). */
   slot(): Slot {
-    const counts = this.held;
-    const max = this.max;
-    let key: string | undefined;
-    let ended = false;
-    return {
-      take(wanted) {
-        if (ended || key !== undefined) return true;
-        const count = counts.get(wanted) ?? 0;
-        if (count >= max) return false;
-        counts.set(wanted, count + 1);
-        key = wanted;
-        return true;
-      },
-      get ended() {
-        return ended;
-      },
-      end() {
-        ended = true;
-        if (key === undefined) return;
-        const count = (counts.get(key) ?? 1) - 1;
-        if (count <= 0) counts.delete(key);
-        else counts.set(key, count);
-        key = undefined;
-      },
-    };
+    return new CallerSlot(this.held, this.max);
+  }
+}
+
+/** A Slot as a class: a connection holds it for its whole life (docs/performance.md). */
+class CallerSlot implements Slot {
+  private key: string | undefined;
+  ended = false;
+
+  constructor(
+    private readonly counts: Map<string, number>,
+    private readonly max: number,
+  ) {}
+
+  take(wanted: string): boolean {
+    if (this.ended || this.key !== undefined) return true;
+    const count = this.counts.get(wanted) ?? 0;
+    if (count >= this.max) return false;
+    this.counts.set(wanted, count + 1);
+    this.key = wanted;
+    return true;
+  }
+
+  end(): void {
+    this.ended = true;
+    if (this.key === undefined) return;
+    const count = (this.counts.get(this.key) ?? 1) - 1;
+    if (count <= 0) this.counts.delete(this.key);
+    else this.counts.set(this.key, count);
+    this.key = undefined;
   }
 }

@@ -31,16 +31,6 @@ export type ServerSentEventsOptions = {
   shutdownSpreadMs: number;
 };
 
-/** An open stream: its response, and, once its subscription runs, how to end it. */
-type Stream = {
-  reply: FastifyReply;
-  /** Settles when the response is done, or its connection gone; `gone` is true from then on. */
-  closed: Promise<void>;
-  gone: boolean;
-  /** The running subscription; its stop() ends it: `complete` is sent (after `last`, when given), then the response ends. */
-  running?: Stoppable<ExecutionResult>;
-};
-
 const TRANSPORT = 'Server-Sent Events';
 const EVENT_STREAM = 'text/event-stream';
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -66,7 +56,7 @@ const anonymous: Pick<Authentication, 'viewer' | 'callerKey' | 'expiresAt'> = {
 /** The streams of one server, and whether it is closing. */
 type Streams = {
   /** Those still open, for shutdown and the metrics. */
-  open: Set<Stream>;
+  open: Set<EventStream>;
   /** Set as the server begins to close (its preClose hook). */
   closing: boolean;
 };
@@ -101,9 +91,11 @@ function endStreamsAtClose(app: FastifyInstance, { service, shutdownSpreadMs }: 
     void spreadOver([...streams.open], shutdownSpreadMs, (stream) => {
       // Its connection, not the response: once the response has ended, a kept-alive connection would
       // wait idle for KEEP_ALIVE_TIMEOUT (the server closes the idle ones only as it begins to close).
-      const connection = stream.reply.raw.socket ?? stream.reply.raw;
+      const { raw } = stream.reply;
+      const connection = raw.socket ?? raw;
+      const closed = new Promise((resolve) => (raw.closed ? resolve(undefined) : raw.once('close', resolve)));
       stream.running?.stop();
-      void Promise.race([stream.closed, new Promise((resolve) => setTimeout(resolve, SETUP_GRACE_MS))]).then(() => connection.destroy());
+      void Promise.race([closed, new Promise((resolve) => setTimeout(resolve, SETUP_GRACE_MS))]).then(() => connection.destroy());
     });
   });
 }
@@ -120,7 +112,7 @@ const tryLater = (service: SubscriptionService, reply: FastifyReply) =>
   refuse(service, reply.header('retry-after', RETRY_AFTER_SECONDS), 503, unavailable());
 
 /** A request let through to open its stream: who asks, what, and when its connection closes. */
-type Admitted = { viewer: Viewer; expiresAt: Date | undefined; fields: SubscribePayload; closed: Promise<void> };
+type Admitted = { viewer: Viewer; expiresAt: Date | undefined; fields: SubscribePayload };
 
 /** The checks before a stream opens: what is asked, by whom, and the caller's slot; or what was answered instead. */
 async function admitStream(
@@ -144,8 +136,8 @@ async function admitStream(
   // Listened for before the awaited authentication (and the client may have gone during the rate limit's):
   // a client gone meanwhile takes no slot, and opens no stream.
   const slot = service.callers.slot();
-  const closed = reply.raw.closed ? Promise.resolve() : new Promise<void>((resolve) => reply.raw.once('close', resolve));
-  void closed.then(() => slot.end());
+  if (reply.raw.closed) slot.end();
+  else reply.raw.on('close', () => slot.end());
   let known: Authentication;
   try {
     known = await authentication.of(request);
@@ -166,7 +158,7 @@ async function admitStream(
   if (key && !slot.take(key))
     return { answered: refuse(service, reply, 429, rateLimited('Too many subscription connections for this caller')) };
   if (slot.ended) return { answered: reply };
-  return { viewer, expiresAt, fields, closed };
+  return { viewer, expiresAt, fields };
 }
 
 /**
@@ -187,7 +179,7 @@ function malformed(fields: SubscribePayload): string | undefined {
 async function runStream(
   request: FastifyRequest,
   reply: FastifyReply,
-  { viewer, expiresAt, fields, closed }: Admitted,
+  { viewer, expiresAt, fields }: Admitted,
   { service, keepAliveMs }: ServerSentEventsOptions,
   streams: Streams,
 ) {
@@ -204,28 +196,21 @@ async function runStream(
   const ids: EventStreamIds = { lastEventId: lastEventId.trim() === '' ? undefined : lastEventId, eventId: undefined };
   (prepared.contextValue as RequestContext).eventStream = ids;
 
-  const stream: Stream = { reply, closed, gone: false };
-  streams.open.add(stream);
-  void closed.then(() => {
-    stream.gone = true;
-    streams.open.delete(stream);
-  });
+  const stream = new EventStream(request, reply, ids, service.format, streams);
   const result = service.started(String(request.id), prepared, viewer, await service.subscribe(prepared));
-  let events: AsyncIterableIterator<ExecutionResult>;
-  if (Symbol.asyncIterator in result) {
-    const running = (stream.running = stoppable(result));
-    // A JWT's stream ends when the JWT does, as its socket would (docs/identity.md).
-    if (expiresAt) void closed.then(whenLapsed(expiresAt, () => running.stop({ errors: [unauthenticated('The token has expired')] })));
-    // Set up as the server began to close, or after its client went away: it ends at once.
-    if (streams.closing || stream.gone) running.stop();
-    events = running;
-  } else
-    events = (async function* refused() {
-      yield result;
-    })();
-  reply.hijack();
-  new StreamWriter(request, reply.raw, events, ids, service.format, keepAliveMs).start(reply.getHeaders() as OutgoingHttpHeaders);
-  return reply;
+  if (!(Symbol.asyncIterator in result))
+    return stream.start(
+      (async function* refused() {
+        yield result;
+      })(),
+      keepAliveMs,
+    );
+  const running = (stream.running = stoppable(result));
+  // A JWT's stream ends when the JWT does, as its socket would (docs/identity.md).
+  if (expiresAt) stream.stopLapse = whenLapsed(expiresAt, () => running.stop({ errors: [unauthenticated('The token has expired')] }));
+  // Set up as the server began to close, or after its client went away: it ends at once.
+  if (streams.closing || reply.raw.closed) running.stop();
+  return stream.start(running, keepAliveMs);
 }
 
 /** Whether an Accept header lists the event stream's type (`text/event-stream`, perhaps among others), not refused with q=0. */
@@ -272,59 +257,73 @@ export function operationFields(request: FastifyRequest): SubscribePayload | { r
 }
 
 /**
- * Writes a stream's events in graphql-sse's distinct connections format, each event asked of the subscription
- * only once the one before is written (a slow reader's backlog stays in its bounded EventHub queue), and a
- * comment every `keepAliveMs`. A stream that could not take the last comment in that time is cut, as a socket
- * that does not answer a ping is: its reader is gone or stopped. When the client goes away the subscription ends.
- * A class, not closures and async functions: it lasts as long as its stream (docs/performance.md).
+ * An open stream, from before its subscription runs to its connection's close. It writes the events in
+ * graphql-sse's distinct connections format, each asked of the subscription only once the one before is
+ * written (a slow reader's backlog stays in its bounded EventHub queue), and a comment every keep-alive; a
+ * stream that could not take the last comment in that time is cut, as a socket that does not answer a ping
+ * is. A class, not closures and async functions: it lasts as long as its stream (docs/performance.md).
  */
-class StreamWriter {
+class EventStream {
+  /** The running subscription; its stop() ends it: `complete` is sent (after `last`, when given), then the response ends. */
+  running?: Stoppable<ExecutionResult>;
+  /** Cancels the end at the JWT's expiry. */
+  stopLapse?: () => void;
+  private events?: AsyncIterableIterator<ExecutionResult>;
   private commentPending = false;
   private keepAlive: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly request: FastifyRequest,
-    private readonly raw: FastifyReply['raw'],
-    private readonly events: AsyncIterableIterator<ExecutionResult>,
+    readonly reply: FastifyReply,
     private readonly ids: EventStreamIds,
     private readonly format: SubscriptionService['format'],
-    private readonly keepAliveMs: number,
-  ) {}
+    private readonly streams: Streams,
+  ) {
+    streams.open.add(this);
+    reply.raw.on('close', () => this.closed());
+  }
 
-  start(headers: OutgoingHttpHeaders): void {
-    const { raw } = this;
-    raw.writeHead(200, 'OK', { ...headers, ...STREAM_HEADERS });
+  /** Opens the response and writes `events` as they come, then `complete`. */
+  start(events: AsyncIterableIterator<ExecutionResult>, keepAliveMs: number): FastifyReply {
+    const { raw } = this.reply;
+    this.events = events;
+    this.reply.hijack();
+    if (raw.closed) return (void this.closed(), this.reply);
+    raw.writeHead(200, 'OK', { ...(this.reply.getHeaders() as OutgoingHttpHeaders), ...STREAM_HEADERS });
     flattenHeaderBlock(raw);
-    raw.once('close', () => this.gone());
-    if (raw.destroyed) return this.gone();
-    this.keepAlive = setInterval(keepStreamAlive, this.keepAliveMs, this);
+    this.keepAlive = setInterval(keepStreamAlive, keepAliveMs, this);
     raw.write(KEEP_ALIVE_COMMENT);
     this.pull();
+    return this.reply;
   }
 
   /** A comment, unless the last has not been written yet: then the stream is cut. */
   comment(): void {
-    if (this.commentPending) return void this.raw.destroy();
+    const { raw } = this.reply;
+    if (this.commentPending) return void raw.destroy();
     this.commentPending = true;
-    this.raw.write(KEEP_ALIVE_COMMENT, () => (this.commentPending = false));
+    raw.write(KEEP_ALIVE_COMMENT, () => (this.commentPending = false));
   }
 
   private pull(): void {
-    this.events.next().then(
-      (step) => this.written(step),
+    this.events!.next().then(
+      (step) => this.write(step),
       (error: unknown) => {
         // The stream is open: there is no answer left to give, only the stream to cut.
         this.request.log.error({ err: error }, 'unexpected error in an event stream');
-        this.raw.destroy();
+        this.reply.raw.destroy();
       },
     );
   }
 
   /** Writes what the subscription gave: an event (then asks for the next), or its end. */
-  private written(step: IteratorResult<ExecutionResult>): void {
-    const { raw } = this;
+  private write(step: IteratorResult<ExecutionResult>): void {
+    const { raw } = this.reply;
     if (raw.destroyed || raw.writableEnded) return;
-    if (step.done) return this.end();
+    if (step.done) {
+      clearInterval(this.keepAlive);
+      return void raw.end(COMPLETE);
+    }
     const result = step.value;
     const id = this.ids.eventId;
     this.ids.eventId = undefined;
@@ -335,18 +334,16 @@ class StreamWriter {
     });
   }
 
-  private end(): void {
+  /** The response is done or its connection gone: the subscription ends. */
+  private closed(): void {
+    this.streams.open.delete(this);
     clearInterval(this.keepAlive);
-    this.raw.end(COMPLETE);
-  }
-
-  private gone(): void {
-    clearInterval(this.keepAlive);
-    void this.events.return?.();
+    this.stopLapse?.();
+    void this.events?.return?.();
   }
 }
 
-const keepStreamAlive = (writer: StreamWriter) => writer.comment();
+const keepStreamAlive = (stream: EventStream) => stream.comment();
 
 /**
  * Node keeps the header block it wrote for as long as the response lasts (`_header`, which `headersSent`
