@@ -16,8 +16,8 @@ import { countedAs } from './per-caller.ts';
 import { SETUP_GRACE_MS, whenLapsed, type SubscribePayload, type SubscriptionService } from './service.ts';
 
 // Live lessons over Server-Sent Events (docs/contract.md, Live lessons): graphql-sse's protocol in its
-// distinct-connections mode at /graphql/stream, one subscription per stream, for networks that drop
-// WebSockets. An HTTP request like any other: its caller is known, or refused, before the stream opens.
+// distinct-connections mode at /graphql/stream, written here (README.md, Layout), one subscription per stream,
+// for networks that drop WebSockets. An HTTP request like any other: its caller is known, or refused, first.
 
 export type ServerSentEventsOptions = {
   service: SubscriptionService;
