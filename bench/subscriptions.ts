@@ -58,6 +58,8 @@ type Options = {
   sse: boolean;
   pglite: boolean;
   profile: boolean;
+  /** Node's or V8's flags added after `npm start`'s own (`--node-flag=--heap-growing-percent=20`): a setting tried without editing package.json. */
+  nodeFlags: string[];
 };
 
 /** `--subscriptions`, or `--cases subscriptions`: bench/run.ts hands the whole run to this file. */
@@ -83,6 +85,7 @@ function parseOptions(argv: string[]): Options {
       sse: { type: 'boolean', default: false },
       pglite: { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
+      'node-flag': { type: 'string', multiple: true, default: [] },
     },
   });
   const positive = (name: string, value: string | undefined, fallback: number) => {
@@ -100,6 +103,7 @@ function parseOptions(argv: string[]): Options {
     sse: values.sse,
     pglite: values.pglite,
     profile: values.profile,
+    nodeFlags: values['node-flag'],
   };
 }
 
@@ -206,7 +210,7 @@ async function loadLiveDataset(database: Database, options: Options): Promise<Li
 // ---------------------------------------------------------------------------------------------------
 // The processes: the gateway as `npm start` runs it, and the client children.
 
-async function startGateway(fresh: FreshDatabase, profileDir: string | undefined): Promise<Server> {
+async function startGateway(fresh: FreshDatabase, profileDir: string | undefined, nodeFlags: string[]): Promise<Server> {
   const database = fresh.kind === 'postgresql' ? { DATABASE_URL: fresh.url } : { DATABASE_URL: '', DATA_DIR: fresh.dataDir };
   const { PLAYGROUND: _playground, ...env } = process.env;
   const start = startCommand(root);
@@ -216,7 +220,7 @@ async function startGateway(fresh: FreshDatabase, profileDir: string | undefined
   return startServer({
     name: 'gateway',
     cwd: root,
-    args: [...start.nodeArgs.slice(0, -1), ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), start.nodeArgs.at(-1)!],
+    args: [...start.nodeArgs.slice(0, -1), ...nodeFlags, ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), start.nodeArgs.at(-1)!],
     env: { ...env, ...database, ...GATEWAY_ENV, PORT: String(port), HOST: '127.0.0.1' },
     port,
     node: process.execPath,
@@ -395,7 +399,7 @@ export async function runSubscriptions(argv: string[]): Promise<void> {
     }
 
     const profileDir = options.profile ? await mkdtemp(join(tmpdir(), 'lgw-bench-profile-')) : undefined;
-    const gateway = await startGateway(fresh, profileDir);
+    const gateway = await startGateway(fresh, profileDir, options.nodeFlags);
     steps.push(() => gateway.stop(profileDir ? 60_000 : 3_000));
     const readyRssMb = gateway.rssMb();
     log(`gateway ${gateway.url} (pid ${gateway.child.pid}, ${readyRssMb} MB resident)`);
