@@ -72,8 +72,8 @@ function peek(data: string): { type?: unknown; id?: unknown } {
   }
 }
 
-/** Keep-alive pings carry a count that starts at random below this on each socket (a small integer: nothing is allocated while a pong is awaited). */
-const PING_COUNT_RANGE = 2 ** 30;
+/** Keep-alive pings carry a random number below this, new for each ping (a small integer: nothing is allocated while a pong is awaited). */
+const PING_NUMBER_RANGE = 2 ** 30;
 // Handed to the timers with their socket, so that no function is made per socket.
 const terminate = (socket: WebSocket): void => socket.terminate();
 const pingOrDrop = (served: { keepAlive(): void }): void => served.keepAlive();
@@ -96,9 +96,8 @@ class ServedSocket<E extends SocketExtra> {
   private waiting = 0;
   private dropTimer: NodeJS.Timeout | undefined;
   private readonly keepAliveTimer: NodeJS.Timeout;
-  /** The count the last keep-alive ping carried, until a pong echoes it. */
+  /** The number the last keep-alive ping carried, until a pong echoes it. */
   private awaitedPing: number | undefined;
-  private pingCount = randomInt(PING_COUNT_RANGE);
   private handle: ((data: string) => Promise<void>) | undefined;
   private failed = false;
   private open = true;
@@ -153,13 +152,12 @@ class ServedSocket<E extends SocketExtra> {
     return this.handling.size;
   }
 
-  /** A ping carrying the next count; a socket that has not echoed the last one by the next is dropped. */
+  /** A ping carrying a new random number; a socket that has not echoed the last one by the next is dropped. */
   keepAlive(): void {
     if (this.awaitedPing !== undefined) return this.socket.terminate();
     if (this.socket.readyState !== this.socket.OPEN) return;
-    this.pingCount = (this.pingCount + 1) % PING_COUNT_RANGE;
-    this.awaitedPing = this.pingCount;
-    this.socket.ping(String(this.pingCount));
+    this.awaitedPing = randomInt(PING_NUMBER_RANGE);
+    this.socket.ping(String(this.awaitedPing));
   }
 
   private pongHeard(data: Buffer): void {
