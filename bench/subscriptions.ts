@@ -220,7 +220,12 @@ async function startGateway(fresh: FreshDatabase, profileDir: string | undefined
   return startServer({
     name: 'gateway',
     cwd: root,
-    args: [...start.nodeArgs.slice(0, -1), ...nodeFlags, ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), start.nodeArgs.at(-1)!],
+    args: [
+      ...start.nodeArgs.slice(0, -1),
+      ...nodeFlags,
+      ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
+      start.nodeArgs.at(-1)!,
+    ],
     env: { ...env, ...database, ...GATEWAY_ENV, PORT: String(port), HOST: '127.0.0.1' },
     port,
     node: process.execPath,
