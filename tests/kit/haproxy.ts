@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './ports.ts';
 
 // HAProxy in front of several gateway instances, as docs/operations.md (A rolling deploy) configures it:
 // Debian's haproxy, on a free port of 127.0.0.1, health checks on /readyz, its admin socket in a folder of
@@ -54,14 +55,6 @@ export type HAProxyOptions = {
   /** Time between two health checks of a server (HAProxy's `inter`); a server is out after two failed, in after one passed. */
   checkIntervalMs?: number;
 };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The configuration docs/operations.md shows, on loopback ports, with its admin socket at `socket`. */
 export function haproxyConfig(port: number, servers: { name: string; port: number }[], socket: string, checkIntervalMs: number): string {

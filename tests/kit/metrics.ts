@@ -1,17 +1,6 @@
-import { createServer } from 'node:net';
-
 // Reading the metrics as Prometheus does: GET /metrics on the metrics port, the text format parsed into samples.
 
 export type Sample = { name: string; labels: Record<string, string>; value: number };
-
-/** A TCP port of 127.0.0.1 free a moment ago (for METRICS_PORT, which the test must know in advance). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The samples of a text-format exposition (comment lines left out). */
 export function parseMetrics(text: string): Sample[] {

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort } from './ports.ts';
 
 // PgBouncer in transaction mode in front of the test server, for the pooler pass (docs/testing.md, The
 // pooler pass): Debian's pgbouncer, on a free port, configured from tests/kit/pgbouncer.ini in a folder of its own.
@@ -26,14 +26,6 @@ export type PgBouncer = {
   pid: number;
   stop(): Promise<void>;
 };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * Starts PgBouncer in front of the server `serverUrl` names (its host, port, user and password) and

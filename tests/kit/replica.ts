@@ -1,11 +1,11 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, rm, appendFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { freePort } from './ports.ts';
 
 // A throwaway PostgreSQL primary and a streaming replica of it (a hot standby made by pg_basebackup -R), for
 // the replica pass (docs/testing.md, The replica pass): Debian's binaries, on loopback ports, in a temp folder
@@ -38,14 +38,6 @@ export type ReplicaPair = {
   };
   stop(): Promise<void>;
 };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const asRoot = process.getuid?.() === 0;
 

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ids, tokens, uids } from '../../kit/fixture.ts';
 import { startGateway, type Gateway, type GraphQLAnswer } from '../../kit/gateway.ts';
 import { errorCodes } from '../../kit/graphql.ts';
-import { freePort, scrape, total } from '../../kit/metrics.ts';
+import { scrape, total } from '../../kit/metrics.ts';
+import { freePort } from '../../kit/ports.ts';
 
 // The gateway as an Apollo Federation 2 subgraph (docs/federation.md): with SUBGRAPH=1, `_service` and
 // `_entities`, each entity read as its root field reads it; without it, nothing of federation exists.

@@ -9,7 +9,8 @@ import { buildSchema } from '../../../src/graphql/schema.ts';
 import { trustedDocumentsFor } from '../../../src/graphql/trusted-documents.ts';
 import { tokens } from '../../kit/fixture.ts';
 import { startGateway, type Gateway } from '../../kit/gateway.ts';
-import { freePort, scrape, total } from '../../kit/metrics.ts';
+import { scrape, total } from '../../kit/metrics.ts';
+import { freePort } from '../../kit/ports.ts';
 
 // What a manifest may not do (docs/trusted-documents.md): reopen introspection where production closes it,
 // or list two documents under one id; and what log mode counts as run: only what ran.

@@ -15,7 +15,8 @@ import { ids, tokens, uids } from '../../kit/fixture.ts';
 import { startGateway, type Gateway } from '../../kit/gateway.ts';
 import { errorCodes } from '../../kit/graphql.ts';
 import { follow, followStream, LESSON_EVENTS, rawStream, startListeningGateway, type ListeningGateway } from '../../kit/live.ts';
-import { freePort, scrape, total } from '../../kit/metrics.ts';
+import { scrape, total } from '../../kit/metrics.ts';
+import { freePort } from '../../kit/ports.ts';
 
 // Trusted documents (docs/trusted-documents.md): only the operations the first-party clients ship run, by
 // id or by their text, over GET, POST, WebSocket and event streams; the REST shim's own operations always run.

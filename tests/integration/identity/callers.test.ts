@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { ids, tokens } from '../../kit/fixture.ts';
 import { startGateway, type Gateway } from '../../kit/gateway.ts';
 import { AUDIENCE, ISSUER, jwtFor, signingKey, startJwksServer, startSessionWebhook, type SessionWebhook } from '../../kit/identity.ts';
-import { freePort, scrape, total } from '../../kit/metrics.ts';
+import { scrape, total } from '../../kit/metrics.ts';
+import { freePort } from '../../kit/ports.ts';
 import { basicAuth, classroomActivityPath, unauthorizedBody } from '../../kit/rest.ts';
 
 // Callers signed in with the platform's identity (docs/identity.md, Counting callers): the rate limit

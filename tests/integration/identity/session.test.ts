@@ -5,7 +5,8 @@ import { ids, tokens, uids } from '../../kit/fixture.ts';
 import { startGateway, type Gateway } from '../../kit/gateway.ts';
 import { errorCodes } from '../../kit/graphql.ts';
 import { startSessionWebhook, type SessionWebhook } from '../../kit/identity.ts';
-import { freePort, scrape, total } from '../../kit/metrics.ts';
+import { scrape, total } from '../../kit/metrics.ts';
+import { freePort } from '../../kit/ports.ts';
 import { classroomActivityPath, errorBody, unauthorizedBody } from '../../kit/rest.ts';
 
 // The platform's session cookie, resolved by its session webhook (docs/identity.md): who holds it, no

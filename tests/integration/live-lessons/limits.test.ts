@@ -4,7 +4,8 @@ import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ids, tokens } from '../../kit/fixture.ts';
 import { LESSON_EVENTS, startListeningGateway, waitFor, type ListeningGateway } from '../../kit/live.ts';
-import { freePort, scrape, total } from '../../kit/metrics.ts';
+import { scrape, total } from '../../kit/metrics.ts';
+import { freePort } from '../../kit/ports.ts';
 
 // The WebSocket's own limits (docs/contract.md, Live lessons): sockets per token, subscriptions per
 // socket (reused ids included), and subscriptions only.

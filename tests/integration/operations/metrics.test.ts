@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_OPERATION_NAMES } from '../../../src/metrics/metrics.ts';
 import { tokens, uids } from '../../kit/fixture.ts';
 import { follow, followStream, startListeningGateway, waitFor, type ListeningGateway } from '../../kit/live.ts';
-import { freePort, matching, scrape, total, type Sample } from '../../kit/metrics.ts';
+import { matching, scrape, total, type Sample } from '../../kit/metrics.ts';
+import { freePort } from '../../kit/ports.ts';
 
 // Prometheus metrics on their own port (README, Operations): GET /metrics there and nowhere else, the
 // request histogram by route template, GraphQL operations and errors, the database's connections, the

@@ -1,5 +1,4 @@
 import { request as httpRequest, type ClientRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 
@@ -29,14 +28,6 @@ export type Followed = { id: string; token: string; after: string };
 /** The variables of a (re)subscription after `last`, the last event received: where resuming goes (docs/contract.md, Live lessons). */
 function resumeAfter({ id, after }: Followed, last: LessonEvent | undefined): Record<string, unknown> {
   return { id, after: last?.id ?? after };
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Each answers with the lesson's cursor as the change left it: the id of the event it committed (docs/contract.md, Live lessons). */

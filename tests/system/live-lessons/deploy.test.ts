@@ -3,7 +3,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { haproxyExecutable, startHAProxy, withoutHAProxy, type HAProxy } from '../../kit/haproxy.ts';
 import { follow, rawStream, waitFor, type Follower } from '../../kit/live.ts';
 import { freshDatabaseEnv, startServerProcess, stopServerProcesses, type ServerProcess } from '../../kit/server-process.ts';
-import { followLessonOverSocket, followLessonOverStream, freePort, Tally, type Subscriber } from './deploy-clients.ts';
+import { followLessonOverSocket, followLessonOverStream, Tally, type Subscriber } from './deploy-clients.ts';
+import { freePort } from '../../kit/ports.ts';
 
 // Rolling deploys (docs/operations.md, A rolling deploy). On SIGTERM an instance says it is not
 // ready and serves on for SHUTDOWN_DELAY, then drains, closing its sockets spread over SHUTDOWN_SPREAD. Behind

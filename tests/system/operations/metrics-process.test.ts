@@ -1,7 +1,8 @@
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../kit/live.ts';
-import { freePort, scrape, total } from '../../kit/metrics.ts';
+import { scrape, total } from '../../kit/metrics.ts';
+import { freePort } from '../../kit/ports.ts';
 import { startServerProcess, stopServerProcesses, type ServerProcess } from '../../kit/server-process.ts';
 
 // The metrics listener in the real server, started as `npm start` starts it (the bundle): with

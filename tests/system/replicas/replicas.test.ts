@@ -3,7 +3,8 @@ import { connect, createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { ids, tokens } from '../../kit/fixture.ts';
 import { startGateway, type Gateway } from '../../kit/gateway.ts';
-import { freePort, matching, scrape } from '../../kit/metrics.ts';
+import { matching, scrape } from '../../kit/metrics.ts';
+import { freePort } from '../../kit/ports.ts';
 import { follow, startListeningGateway, waitFor, type Follower, type ListeningGateway } from '../../kit/live.ts';
 import { startReplicaPair, type ReplicaPair } from '../../kit/replica.ts';
 
