@@ -100,18 +100,18 @@ function endStreamsAtClose(app: FastifyInstance, { service, shutdownSpreadMs }: 
   });
 }
 
-/** Refuses a stream request with `error` as a JSON answer, before any stream opens. */
-function refuse(service: SubscriptionService, reply: FastifyReply, status: number, error: GraphQLError) {
+/** Refuses a stream request with `errors` as a JSON answer, before any stream opens. */
+function refuse(service: SubscriptionService, reply: FastifyReply, status: number, ...errors: GraphQLError[]) {
   return reply
     .code(status)
     .type(JSON_TYPE)
-    .send({ errors: service.format([error]) });
+    .send({ errors: service.format(errors) });
 }
 
 const tryLater = (service: SubscriptionService, reply: FastifyReply) =>
   refuse(service, reply.header('retry-after', RETRY_AFTER_SECONDS), 503, unavailable());
 
-/** A request let through to open its stream: who asks, what, and when its connection closes. */
+/** A request let through to open its stream: who asks, and what. */
 type Admitted = { viewer: Viewer; expiresAt: Date | undefined; fields: SubscribePayload };
 
 /** The checks before a stream opens: what is asked, by whom, and the caller's slot; or what was answered instead. */
@@ -186,11 +186,7 @@ async function runStream(
   const invalid = malformed(fields);
   if (invalid) return refuse(service, reply, 400, badRequest(invalid));
   const prepared = service.prepare(fields, viewer, TRANSPORT);
-  if (Array.isArray(prepared))
-    return reply
-      .code(400)
-      .type(JSON_TYPE)
-      .send({ errors: service.format(prepared) });
+  if (Array.isArray(prepared)) return refuse(service, reply, 400, ...prepared);
   // Ids in and out: a Last-Event-ID resumes the subscription, each event's id goes out as `id:`.
   const lastEventId = [request.headers['last-event-id']].flat().join(', ');
   const ids: EventStreamIds = { lastEventId: lastEventId.trim() === '' ? undefined : lastEventId, eventId: undefined };
