@@ -69,6 +69,7 @@ const finishLesson = (gateway: Gateway, lesson: number) =>
 
 describe('admission, through the gateway', () => {
   let gateway: Gateway;
+  let port: number;
   beforeAll(async () => {
     // Room for one such body at a time, two more may wait: 20 s, longer than any of them takes.
     gateway = await startGateway({
@@ -79,22 +80,48 @@ describe('admission, through the gateway', () => {
       REQUEST_TIMEOUT: '60s',
     });
     await gateway.reset(fixtureWithRecords(extraRecords));
+    await gateway.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (gateway.app.server.address() as { port: number }).port;
   });
   afterAll(() => gateway?.close());
 
   it('admits one large body at a time, queues two, refuses the rest with 503 and Retry-After, and writes nothing for them', async () => {
+    // Each body but its last byte: admission is decided as a body begins, and none can finish (and give its
+    // room back) before all six have been admitted, queued or refused, however the machine schedules them.
     const burst = lessons.slice(0, 6);
-    const answers = await Promise.all(burst.map((lesson) => finishLesson(gateway, lesson)));
-
-    const admitted = burst.filter((_, i) => answers[i]!.status === 200);
-    const refused = burst.filter((_, i) => answers[i]!.status !== 200);
-    expect(admitted).toHaveLength(3);
-    for (const [i, answer] of answers.entries()) {
-      if (answer.status === 200) continue;
-      expect(answer.status, `lesson ${burst[i]}`).toBe(503);
-      expect(answer.headers['retry-after']).toBe('20');
-      expect(answer.body).toEqual(unavailableBody);
+    const bodies = burst.map((lesson) => largeBody(lesson));
+    const requests = await Promise.all(
+      burst.map((lesson, i) =>
+        rawRequest(port, `${finishHead(lesson)}\r\nContent-Length: ${Buffer.byteLength(bodies[i]!)}`, bodies[i]!.slice(0, -1)),
+      ),
+    );
+    const answered = new Map<number, string>();
+    await new Promise<void>((resolve) =>
+      requests.forEach(
+        ({ answer }, i) =>
+          void answer.then((text) => {
+            answered.set(i, text);
+            if (answered.size === 3) resolve();
+          }),
+      ),
+    );
+    const refused = burst.filter((_, i) => answered.has(i));
+    for (const text of answered.values()) {
+      expect(status(text)).toBe(503);
+      expect(header(text, 'retry-after')).toBe('20');
+      expect(jsonBody(text)).toEqual(unavailableBody);
     }
+    for (const [i, { socket }] of requests.entries()) if (answered.has(i)) socket.destroy();
+
+    // The last bytes: the one admitted finishes, then the two that waited, one after the other.
+    // Three answered, and no more while the bodies wait: one admitted and two queued (a wider room, or a longer
+    // queue, would leave fewer than three to refuse, and this would wait for the third until the test times out).
+    await sleep(300);
+    expect(answered.size).toBe(3);
+    const admitted = burst.filter((_, i) => !answered.has(i));
+    const finishing = requests.flatMap(({ socket, answer }, i) => (answered.has(i) ? [] : [(socket.write(bodies[i]!.slice(-1)), answer)]));
+    for (const text of await Promise.all(finishing)) expect(status(text)).toBe(200);
+    for (const { socket } of requests) socket.destroy();
     for (const lesson of admitted) expect(await lessonState(gateway, lesson)).toEqual(finished);
     for (const lesson of refused) expect(await lessonState(gateway, lesson)).toEqual(untouched);
 
@@ -105,6 +132,10 @@ describe('admission, through the gateway', () => {
     }
   });
 });
+
+/** The head of a finish_lesson of `lesson` by the classroom's owner, without its length. */
+const finishHead = (lesson: number) =>
+  `PUT /api/v1/classroom_activities/${lesson}/finish_lesson HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${tokens.owner}\r\nContent-Type: application/json`;
 
 /** Sends a request's head and the first `partial` bytes of its body on a connection of its own. */
 async function rawRequest(port: number, head: string, partial: string): Promise<{ socket: Socket; answer: Promise<string> }> {
@@ -143,11 +174,9 @@ describe('admission, over a real connection', () => {
 
   it('keeps the probes and small requests out of the queue, times a waiting request out, and takes the room back from a closed connection', async () => {
     const base = `http://127.0.0.1:${port}`;
-    const put = (lesson: number) =>
-      `PUT /api/v1/classroom_activities/${lesson}/finish_lesson HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${tokens.owner}\r\nContent-Type: application/json`;
     // A body that is still arriving holds the whole budget.
     const body = largeBody(lessons[0]!);
-    const holder = await rawRequest(port, `${put(lessons[0]!)}\r\nContent-Length: ${Buffer.byteLength(body)}`, body.slice(0, 1_000));
+    const holder = await rawRequest(port, `${finishHead(lessons[0]!)}\r\nContent-Length: ${Buffer.byteLength(body)}`, body.slice(0, 1_000));
     await sleep(300);
 
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
@@ -161,7 +190,7 @@ describe('admission, over a real connection', () => {
 
     // A body of unknown length (chunked) counts as the body limit: it waits, for one second...
     const began = Date.now();
-    const chunked = await rawRequest(port, `${put(lessons[1]!)}\r\nTransfer-Encoding: chunked`, '5\r\n{"con\r\n');
+    const chunked = await rawRequest(port, `${finishHead(lessons[1]!)}\r\nTransfer-Encoding: chunked`, '5\r\n{"con\r\n');
     await sleep(200);
     // ... while the queue (of one) is full: the next large body is refused at once.
     const refusedAtOnce = await fetch(`${base}/api/v1/classroom_activities/${lessons[2]}/finish_lesson`, {
