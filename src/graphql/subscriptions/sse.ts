@@ -7,6 +7,7 @@ import { badRequest, rateLimited, unauthenticated, unavailable } from '../../cor
 import { isDatabaseUnavailable } from '../../db/errors.ts';
 import { ambientFromForeignOrigin } from '../../http/ambient-credentials.ts';
 import type { RequestAuthentication } from '../../http/authentication.ts';
+import { dedicateConnection } from '../../http/dedicated-connection.ts';
 import { endUnanswered, spreadOver } from '../../http/drain.ts';
 import { RETRY_AFTER_SECONDS } from '../../http/errors.ts';
 import type { EventStreamIds, RequestContext } from '../../modules/context.ts';
@@ -38,9 +39,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const KEEP_ALIVE_COMMENT = ':\n\n';
 /** graphql-sse's last message of a distinct connection's stream. */
 const COMPLETE = 'event: complete\ndata:\n\n';
-/** graphql-sse's headers of a distinct connection's stream; proxies that buffer answers (nginx) pass it on as it is written. */
+/**
+ * graphql-sse's headers of a distinct connection's stream, but that its connection closes with it (it is the
+ * stream's alone: dedicateConnection); proxies that buffer answers (nginx) pass it on as it is written.
+ */
 const STREAM_HEADERS = {
-  connection: 'keep-alive',
+  connection: 'close',
   'cache-control': 'no-cache',
   'content-encoding': 'none',
   'content-type': 'text/event-stream; charset=utf-8',
@@ -89,8 +93,7 @@ function endStreamsAtClose(app: FastifyInstance, { service, shutdownSpreadMs }: 
     streams.closing = true;
     await service.settled(SETUP_GRACE_MS);
     void spreadOver([...streams.open], shutdownSpreadMs, (stream) => {
-      // Its connection, not the response: once the response has ended, a kept-alive connection would
-      // wait idle for KEEP_ALIVE_TIMEOUT (the server closes the idle ones only as it begins to close).
+      // Its connection closes with the response (connection: close); cut if it has not SETUP_GRACE_MS later.
       const { raw } = stream.reply;
       const connection = raw.socket ?? raw;
       const closed = new Promise((resolve) => (raw.closed ? resolve(undefined) : raw.once('close', resolve)));
@@ -289,6 +292,7 @@ class EventStream {
     flattenHeaderBlock(raw);
     this.keepAlive = setInterval(keepStreamAlive, keepAliveMs, this);
     raw.write(KEEP_ALIVE_COMMENT);
+    dedicateConnection(this.request.raw, raw);
     this.pull();
     return this.reply;
   }

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { createClient, type Client } from 'graphql-ws';
 import type { Client as StreamClient } from 'graphql-sse';
 import WebSocket from 'ws';
@@ -183,6 +184,60 @@ describe('an event stream’s life', () => {
     });
     expect(JSON.stringify(gateway.logs())).not.toContain(tokens.owner);
     expect(JSON.stringify(gateway.logs())).not.toContain(tokens.otherTeacher);
+  });
+});
+
+describe('an event stream’s connection', () => {
+  const port = () => new URL(gateway.streamUrl).port;
+  /** A stream asked for on a connection of its own (GET, as a browser's EventSource asks), and what came back on it. */
+  async function streamConnection(token: string) {
+    const serverSide = new Promise<Socket>((resolve) => gateway.app.server.once('connection', resolve));
+    const socket = connect(Number(port()), '127.0.0.1');
+    let received = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.on('error', () => {});
+    const target = new URL(gateway.streamUrl);
+    target.searchParams.set('query', 'subscription Follow($id: ID!) { lessonEvents(classroomActivityId: $id) { kind at } }');
+    target.searchParams.set('variables', JSON.stringify({ id: String(ids.classroomActivity) }));
+    socket.write(
+      `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nAuthorization: Bearer ${token}\r\n\r\n`,
+    );
+    await waitFor(() => /\r\n\r\n[0-9a-f]+\r\n:\n\n/.test(received), 'the stream’s head and first comment');
+    return { socket, server: await serverSide, received: () => received, closed };
+  }
+
+  it('is the stream’s alone: Node’s parser of it is freed, what the client sends next is never read as a request, and it closes with the stream', async () => {
+    const started = startedSoFar();
+    const opened = await streamConnection(tokens.owner);
+    await gateway.waitForLog('subscription started', started + 1);
+    expect(opened.received()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(opened.received()).toMatch(/\r\nconnection: close\r\n/i);
+    // Node's HTTP parser of the connection (~6 kB of native memory) is gone: if this fails, Node's own
+    // internals changed, and src/http/dedicated-connection.ts no longer frees it.
+    expect((opened.server as Socket & { parser?: unknown }).parser).toBeNull();
+
+    // A request sent after it on the same connection is dropped, and the stream goes on.
+    opened.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await notifyMany(ids.classroomActivity, 0, 1, 'https://school.test/next');
+    await waitFor(() => opened.received().includes('event: next'), 'the event');
+    expect(opened.received().match(/HTTP\/1\.1/g)).toHaveLength(1);
+    expect((await gateway.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+
+    // The client half-closes it (sends no more): the stream and its subscription end, and so does the connection.
+    const ended = gateway.logs().filter((line) => line.msg === 'subscription ended').length;
+    opened.socket.end();
+    await gateway.waitForLog('subscription ended', ended + 1);
+    await opened.closed;
+  });
+
+  it('closes once a stream refused as it starts has sent its one result and complete', async () => {
+    const opened = await streamConnection(tokens.otherTeacher);
+    await opened.closed;
+    expect(opened.received()).toMatch(/\r\nconnection: close\r\n/i);
+    expect(opened.received()).toContain('"code":"FORBIDDEN"');
+    expect(opened.received().endsWith('event: complete\ndata:\n\n\r\n0\r\n\r\n')).toBe(true);
   });
 });
 
