@@ -190,7 +190,7 @@ describe('an event stream’s life', () => {
 describe('an event stream’s connection', () => {
   const port = () => new URL(gateway.streamUrl).port;
   /** A stream asked for on a connection of its own (GET, as a browser's EventSource asks), and what came back on it. */
-  async function streamConnection(token: string) {
+  async function streamConnection(token: string, pipelined = '') {
     const serverSide = new Promise<Socket>((resolve) => gateway.app.server.once('connection', resolve));
     const socket = connect(Number(port()), '127.0.0.1');
     let received = '';
@@ -201,7 +201,7 @@ describe('an event stream’s connection', () => {
     target.searchParams.set('query', 'subscription Follow($id: ID!) { lessonEvents(classroomActivityId: $id) { kind at } }');
     target.searchParams.set('variables', JSON.stringify({ id: String(ids.classroomActivity) }));
     socket.write(
-      `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nAuthorization: Bearer ${token}\r\n\r\n`,
+      `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nAuthorization: Bearer ${token}\r\n\r\n${pipelined}`,
     );
     await waitFor(() => /\r\n\r\n[0-9a-f]+\r\n:\n\n/.test(received), 'the stream’s head and first comment');
     return { socket, server: await serverSide, received: () => received, closed };
@@ -230,6 +230,19 @@ describe('an event stream’s connection', () => {
     opened.socket.end();
     await gateway.waitForLog('subscription ended', ended + 1);
     await opened.closed;
+  });
+
+  it('leaves a request pipelined behind the stream’s, in the same packet, unanswered; the stream and the server go on', async () => {
+    const started = startedSoFar();
+    const opened = await streamConnection(tokens.coteacher, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await gateway.waitForLog('subscription started', started + 1);
+    await notifyMany(ids.classroomActivity, 0, 1, 'https://school.test/next');
+    await waitFor(() => opened.received().includes('event: next'), 'the event');
+    expect(opened.received().match(/HTTP\/1\.1/g)).toHaveLength(1);
+    const ended = gateway.logs().filter((line) => line.msg === 'subscription ended').length;
+    opened.socket.destroy();
+    await gateway.waitForLog('subscription ended', ended + 1);
+    expect((await gateway.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
   });
 
   it('closes once a stream refused as it starts has sent its one result and complete', async () => {
