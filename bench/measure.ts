@@ -12,6 +12,8 @@ export type LoadResult = {
   reqPerSec: number;
   p50Ms: number;
   p99Ms: number;
+  /** The mean latency: finer than the percentiles, which autocannon counts in whole milliseconds. */
+  meanMs: number;
   /** Answered requests. */
   requests: number;
   /** Sent requests: the answered ones and those still in flight when the load stopped, which the server still served. */
@@ -85,6 +87,7 @@ export async function runLoad(benchCase: BenchCase, baseUrl: string, seconds: nu
     reqPerSec: result.duration > 0 ? result.requests.total / result.duration : 0,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
+    meanMs: result.latency.mean,
     requests: result.requests.total,
     // autocannon reports it; its type definitions do not list it.
     sent: (result.requests as { sent?: number }).sent ?? result.requests.total,

@@ -273,6 +273,7 @@ export async function writeResults(
         roundCpuMsPerRequest: r.roundCpuMsPerRequest.map((value) => (value === null ? null : round(value, 3))),
         p50Ms: r.load?.p50Ms ?? null,
         p99Ms: r.load?.p99Ms ?? null,
+        meanMs: r.load ? round(r.load.meanMs, 2) : null,
         statements: r.statements === null ? null : round(r.statements, 2),
         cpuMsPerRequest: milli(r.cpuMsPerRequest),
         dbCpuMsPerRequest: milli(r.dbCpuMsPerRequest),

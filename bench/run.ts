@@ -244,6 +244,8 @@ type Tally = {
   statements: number | null;
   p50s: number[];
   p99s: number[];
+  /** Each run's mean latency and its answered requests. */
+  means: { meanMs: number; requests: number }[];
   roundReqPerSec: number[];
   /** The server's CPU per sent request in each round (null when it could not be read). */
   roundCpuMsPerRequest: (number | null)[];
@@ -290,6 +292,7 @@ async function measureOnce(
   tally.statements = addOrNull(tally.statements, statementsBefore, statementsAfter);
   tally.p50s.push(load.p50Ms);
   tally.p99s.push(load.p99Ms);
+  tally.means.push({ meanMs: load.meanMs, requests: load.requests });
   tally.roundReqPerSec.push(load.reqPerSec);
   tally.roundCpuMsPerRequest.push(appBefore === null || appAfter === null || load.sent === 0 ? null : (appAfter - appBefore) / load.sent);
   if (load.cappedAfterS) tally.cappedAfterS = load.cappedAfterS;
@@ -301,6 +304,7 @@ function toResult(result: CaseResult, tally: Tally, server: Server) {
     reqPerSec: tally.durationS > 0 ? tally.requests / tally.durationS : 0,
     p50Ms: median(tally.p50s),
     p99Ms: median(tally.p99s),
+    meanMs: tally.means.reduce((sum, run) => sum + run.meanMs * run.requests, 0) / Math.max(1, tally.requests),
     requests: tally.requests,
     sent: tally.sent,
     durationS: tally.durationS,
@@ -351,6 +355,7 @@ async function measureCases(
       ...start,
       p50s: [],
       p99s: [],
+      means: [],
       roundReqPerSec: [],
       roundCpuMsPerRequest: [],
     });
