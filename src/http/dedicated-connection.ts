@@ -35,9 +35,14 @@ export function dedicateConnection(request: IncomingMessage, response: ServerRes
   socket.removeListener('data', readers.data);
   socket.removeListener('end', readers.end);
   freeParser(parser, request, socket);
-  socket.on('end', () => socket.destroy());
+  socket.on('end', destroyAtEnd);
   socket.resume();
   return true;
+}
+
+/** A client that half-closes a dedicated connection is gone (one function for every connection, not one each). */
+function destroyAtEnd(this: Socket): void {
+  this.destroy();
 }
 
 /** Node's 'data' and 'end' listeners on the connection, when they are exactly those expected. */
