@@ -112,6 +112,18 @@ describe('stoppable', () => {
     expect(await iterator.next()).toEqual({ value: undefined, done: true });
   });
 
+  it('keeps the last value given while no next() is pending (its consumer busy with the event before), for the next next()', async () => {
+    const source = waiting();
+    const iterator = stoppable(source.iterator);
+    const first = iterator.next();
+    source.push(1);
+    expect(await first).toEqual({ value: 1, done: false });
+    // Stopped between two next()s, as a stream's JWT lapses while its last event is being written.
+    iterator.stop(99);
+    expect(await iterator.next()).toEqual({ value: 99, done: false });
+    expect(await iterator.next()).toEqual({ value: undefined, done: true });
+  });
+
   it('ends at once when stopped with no last value, and returns its source when its consumer returns', async () => {
     const source = waiting();
     const stopped = stoppable(source.iterator);

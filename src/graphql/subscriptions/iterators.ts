@@ -109,12 +109,16 @@ export class Stoppable<T> implements AsyncIterableIterator<T> {
   next(): Promise<IteratorResult<T>> {
     if (this.stopped) return Promise.resolve(this.finish());
     return new Promise<IteratorResult<T>>((resolve, reject) => {
-      this.wake = () => resolve(this.finish());
-      this.source.next().then(
-        // An event that came as it was stopped is not sent: the stream is ending.
-        (step) => resolve(this.stopped ? this.finish() : step),
-        reject,
-      );
+      const wake = (this.wake = () => resolve(this.finish()));
+      this.source
+        .next()
+        // Once its source has answered, this next() waits no more: a stop() before the next one keeps `last` for that one.
+        .finally(() => this.wake === wake && (this.wake = undefined))
+        .then(
+          // An event that came as it was stopped is not sent: the stream is ending.
+          (step) => resolve(this.stopped ? this.finish() : step),
+          reject,
+        );
     });
   }
 
